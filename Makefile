@@ -1,0 +1,76 @@
+# memlane — GNU Makefile.  `make` builds the libraries and tests,
+# `make test` runs the suite.  CC=clang works as well as gcc.
+# WERROR=1 turns warnings into errors (CI does this).  BUILD names the
+# output folder (default build/).
+
+CC      ?= cc
+BUILD   ?= build
+CFLAGS  ?= -O2 -g
+WERROR  ?=
+
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wpointer-arith -Wcast-align=strict -Wvla
+IS_CLANG := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | grep -c __clang__)
+ifeq ($(IS_CLANG),1)
+  WARN := $(filter-out -Wcast-align=strict,$(WARN)) -Wcast-align
+  # The library must not call itself: no builtin expansion into libcalls.
+  LIB_NOLIBCALL := -fno-builtin
+else
+  LIB_NOLIBCALL := -fno-builtin -fno-tree-loop-distribute-patterns
+endif
+ifneq ($(WERROR),)
+  WARN += -Werror
+endif
+
+TARGET  := $(shell $(CC) -dumpmachine)
+IS_X86_64 := $(if $(findstring x86_64,$(TARGET)),1,)
+
+BASE_CFLAGS := -std=gnu11 $(WARN) -Iinclude -Isrc
+LIB_CFLAGS  := $(BASE_CFLAGS) -fPIC -fvisibility=hidden $(LIB_NOLIBCALL)
+
+# Target flags of each x86-64 level; a variant file is named after its level.
+FLAGS_generic :=
+FLAGS_sse2    := -msse2
+FLAGS_avx2    := -mavx2 -mbmi -mbmi2 -mmovbe
+FLAGS_avx512  := -mavx2 -mbmi -mbmi2 -mmovbe -mavx512f -mavx512bw -mavx512vl
+
+FUNCTIONS := memset memcmp bcmp timingsafe_bcmp timingsafe_memcmp
+LEVELS    := generic $(if $(IS_X86_64),sse2 avx2 avx512)
+LIB_SRCS  := src/cpu.c src/dispatch.c \
+             $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS),$(wildcard src/$(f)/$(l).c)))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+
+SONAME    := libmemlane.so.0
+SOVERSION := 0.1.0
+
+TEST_BIN  := $(BUILD)/memlane-test
+
+.PHONY: all test clean
+all: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(TEST_BIN)
+
+# A variant's level is the file name: src/<function>/<level>.c.
+level_of = $(basename $(notdir $(1)))
+$(BUILD)/obj/src/%.o: src/%.c $(wildcard src/*.h src/*/*.def src/*.def include/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(FLAGS_$(call level_of,$<)) -c $< -o $@
+
+$(BUILD)/libmemlane.a: $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/libmemlane.so.$(SOVERSION): $(LIB_OBJS)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,noexecstack $^ -o $@
+
+$(BUILD)/libmemlane.so: $(BUILD)/libmemlane.so.$(SOVERSION)
+	ln -sf libmemlane.so.$(SOVERSION) $(BUILD)/$(SONAME)
+	ln -sf libmemlane.so.$(SOVERSION) $@
+
+TEST_SRCS := $(wildcard tests/*.c)
+$(TEST_BIN): $(TEST_SRCS) $(wildcard tests/*.h) $(BUILD)/libmemlane.a
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(TEST_SRCS) $(BUILD)/libmemlane.a -o $@
+
+test: $(TEST_BIN)
+	$(TEST_BIN)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,111 @@
+/* CPU feature detection: CPUID for what the CPU has, XGETBV for what the
+ * OS saves on context switch (AVX state is unusable without it). */
+#include "cpu.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+static unsigned long long ml_xgetbv0(void)
+{
+    unsigned lo, hi;
+    /* xgetbv with ecx = 0 reads XCR0; encoded by hand so that no -mxsave
+     * is needed. */
+    __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((unsigned long long)hi << 32) | lo;
+}
+
+static void ml_cpu_detect(struct ml_cpu *cpu)
+{
+    unsigned a, b, c, d, max_leaf, vendor_ebx;
+
+    if (!__get_cpuid(0, &max_leaf, &vendor_ebx, &c, &d))
+        return;
+    cpu->is_intel = vendor_ebx == 0x756e6547;   /* "Genu" */
+    cpu->is_amd = vendor_ebx == 0x68747541;     /* "Auth" */
+
+    __cpuid(1, a, b, c, d);
+    cpu->sse2 = (d >> 26) & 1;
+    cpu->movbe = (c >> 22) & 1;
+    int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+
+    /* XCR0 bits: 1 SSE, 2 AVX (YMM upper), 5 opmask, 6 ZMM upper 256,
+     * 7 ZMM16-31. */
+    unsigned long long xcr0 = osxsave ? ml_xgetbv0() : 0;
+    int ymm_ok = avx && (xcr0 & 0x6) == 0x6;
+    int zmm_ok = ymm_ok && (xcr0 & 0xe6) == 0xe6;
+
+    if (max_leaf >= 7) {
+        __cpuid_count(7, 0, a, b, c, d);
+        cpu->bmi1 = (b >> 3) & 1;
+        cpu->avx2 = ymm_ok && ((b >> 5) & 1);
+        cpu->bmi2 = (b >> 8) & 1;
+        cpu->erms = (b >> 9) & 1;
+        cpu->avx512f = zmm_ok && ((b >> 16) & 1);
+        cpu->avx512bw = zmm_ok && ((b >> 30) & 1);
+        cpu->avx512vl = zmm_ok && ((b >> 31) & 1);
+        cpu->fsrm = (d >> 4) & 1;
+        unsigned max_sub = a;
+        if (max_sub >= 1) {
+            __cpuid_count(7, 1, a, b, c, d);
+            cpu->fsrs = (a >> 11) & 1;
+        }
+    }
+
+    unsigned ext_max = __get_cpuid_max(0x80000000, 0);
+    if (ext_max >= 0x80000004) {
+        unsigned *w = (unsigned *)(void *)cpu->brand;
+        for (unsigned leaf = 0; leaf < 3; leaf++)
+            __cpuid(0x80000002 + leaf, w[4 * leaf], w[4 * leaf + 1],
+                    w[4 * leaf + 2], w[4 * leaf + 3]);
+        cpu->brand[48] = 0;
+    }
+}
+#else
+static void ml_cpu_detect(struct ml_cpu *cpu) { (void)cpu; }
+#endif
+
+const struct ml_cpu *ml_cpu(void)
+{
+    static struct ml_cpu cpu;
+    static int done;
+
+    if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+        struct ml_cpu tmp;
+        /* Field by field: a struct initialiser may become a memset call. */
+        unsigned char *p = (unsigned char *)&tmp;
+        for (size_t i = 0; i < sizeof tmp; i++)
+            p[i] = 0;
+        ml_cpu_detect(&tmp);
+        cpu = tmp;
+        __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+    }
+    return &cpu;
+}
+
+int ml_level_supported(enum ml_level level)
+{
+    const struct ml_cpu *c = ml_cpu();
+
+    switch (level) {
+    case ML_GENERIC:
+        return 1;
+    case ML_SSE2:
+        return c->sse2;
+    case ML_AVX2:
+        return c->sse2 && c->avx2 && c->bmi1 && c->bmi2 && c->movbe;
+    case ML_AVX512:
+        return ml_level_supported(ML_AVX2) && c->avx512f && c->avx512bw &&
+               c->avx512vl;
+    default:
+        return 0;
+    }
+}
+
+enum ml_level ml_cpu_level(void)
+{
+    enum ml_level best = ML_GENERIC;
+    for (int l = ML_GENERIC; l < ML_NLEVELS; l++)
+        if (ml_level_supported((enum ml_level)l))
+            best = (enum ml_level)l;
+    return best;
+}

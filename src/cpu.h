@@ -1,0 +1,31 @@
+/*
+ * CPU features, read once with CPUID and XGETBV.  On other architectures
+ * every flag is 0 and only the generic level is supported.
+ */
+#ifndef MEMLANE_CPU_H
+#define MEMLANE_CPU_H
+
+#include "internal.h"
+
+struct ml_cpu {
+    unsigned sse2 : 1;
+    unsigned avx2 : 1;        /* CPUID bit and OS-enabled YMM state */
+    unsigned bmi1 : 1;
+    unsigned bmi2 : 1;
+    unsigned movbe : 1;
+    unsigned avx512f : 1;     /* CPUID bit and OS-enabled ZMM/opmask state */
+    unsigned avx512bw : 1;
+    unsigned avx512vl : 1;
+    unsigned erms : 1;        /* enhanced rep movsb/stosb */
+    unsigned fsrm : 1;        /* fast short rep movsb */
+    unsigned fsrs : 1;        /* fast short rep stosb */
+    unsigned is_intel : 1;
+    unsigned is_amd : 1;
+    char brand[49];           /* processor brand string, "" if unknown */
+};
+
+/* The features of this CPU (computed on first use; thread-safe: every
+ * caller computes the same value). */
+ML_HIDDEN const struct ml_cpu *ml_cpu(void);
+
+#endif /* MEMLANE_CPU_H */

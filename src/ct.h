@@ -1,0 +1,73 @@
+/*
+ * Constant-time helpers, in the style of BearSSL's.
+ *
+ * Rules: a value that depends on secret bytes is only ever combined with
+ * integer ALU operations (and, or, xor, add, sub, neg, shifts by public
+ * amounts).  Never branch on it, index memory with it, or compare it with
+ * a C relational operator, which compilers may turn into a branch; use
+ * the functions below instead.  ml_ct_barrier hides a value from the
+ * optimiser so it cannot prove a mask is 0 or all-ones and bring a branch
+ * back; put it on masks before they select.
+ */
+#ifndef MEMLANE_CT_H
+#define MEMLANE_CT_H
+
+#include <stdint.h>
+
+/* Opaque copy of x: an empty asm the compiler must assume changes it. */
+static inline uint64_t ml_ct_barrier(uint64_t x)
+{
+    __asm__("" : "+r"(x));
+    return x;
+}
+
+/* 1 if x != 0, else 0. */
+static inline uint64_t ml_ct_nonzero(uint64_t x)
+{
+    return (x | (0 - x)) >> 63;
+}
+
+/* All ones if x != 0, else 0. */
+static inline uint64_t ml_ct_mask_nonzero(uint64_t x)
+{
+    return 0 - ml_ct_barrier(ml_ct_nonzero(x));
+}
+
+/* 1 if x < y (unsigned), else 0: the borrow out of x - y
+ * (Hacker's Delight, 2-13). */
+static inline uint64_t ml_ct_lt(uint64_t x, uint64_t y)
+{
+    return ((~x & y) | (~(x ^ y) & (x - y))) >> 63;
+}
+
+/* mask ? a : b, for mask all ones or zero. */
+static inline uint64_t ml_ct_select(uint64_t mask, uint64_t a, uint64_t b)
+{
+    return (a & mask) | (b & ~mask);
+}
+
+/* Bit 8k+7 set for each byte k of x that is nonzero, other bits clear. */
+static inline uint64_t ml_ct_nonzero_bytes(uint64_t x)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fu;
+    return (((x & low7) + low7) | x) & ~low7;
+}
+
+/*
+ * Sign of memcmp over the bytes of two little-endian words: -1, 0 or 1,
+ * returned as a 64-bit two's complement value.  The first (lowest) byte
+ * that differs decides; keeping only the bytes up to and including it
+ * and comparing the words as integers gives its order, since the lower
+ * bytes are equal.
+ */
+static inline uint64_t ml_ct_cmp_words_le(uint64_t x, uint64_t y)
+{
+    uint64_t hi = ml_ct_nonzero_bytes(x ^ y);
+    uint64_t first = hi & (0 - hi);           /* bit 8k+7 of first diff */
+    uint64_t keep = first | (first - 1);      /* bytes 0..k */
+    uint64_t differ = ml_ct_mask_nonzero(hi);
+    uint64_t lt = ml_ct_lt(x & keep, y & keep);
+    return (1 - 2 * lt) & differ;
+}
+
+#endif /* MEMLANE_CT_H */

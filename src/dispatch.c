@@ -1,0 +1,274 @@
+/*
+ * Run-time dispatch.
+ *
+ * Each public function jumps through one function pointer.  The pointers
+ * start at "first call" trampolines that select every function's variant
+ * and then forward the call, so a call that arrives before any constructor
+ * ran (other libraries' start-up code, under the LD_PRELOAD drop-in) still
+ * works.  A constructor makes the same selection at load time, so that a
+ * warning about MEMLANE_ARCH appears at start-up.  Selection is idempotent
+ * (every thread computes the same pointers), so racing first calls are
+ * harmless; the pointers are accessed with relaxed atomics, which compile
+ * to plain loads and stores.
+ *
+ * Nothing here calls memset or memcmp: the library is built with
+ * -fno-builtin (and gcc's -fno-tree-loop-distribute-patterns), and the
+ * selection avoids stdio.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "memlane.h"
+#include "internal.h"
+
+/* ---- the variant tables, from the per-function variants.def files ---- */
+
+#define ML_FIELD_memset set
+#define ML_FIELD_memcmp cmp
+#define ML_FIELD_bcmp cmp
+#define ML_FIELD_timingsafe_bcmp cmp
+#define ML_FIELD_timingsafe_memcmp cmp
+#define ML_VARIANT(function, variant, lvl) \
+    {#variant, lvl, {.ML_FIELD_##function = memlane_##function##_##variant}},
+
+static const struct ml_variant memset_variants[] = {
+#include "memset/variants.def"
+};
+static const struct ml_variant memcmp_variants[] = {
+#include "memcmp/variants.def"
+};
+static const struct ml_variant bcmp_variants[] = {
+#include "bcmp/variants.def"
+};
+static const struct ml_variant timingsafe_bcmp_variants[] = {
+#include "timingsafe_bcmp/variants.def"
+};
+static const struct ml_variant timingsafe_memcmp_variants[] = {
+#include "timingsafe_memcmp/variants.def"
+};
+#undef ML_VARIANT
+
+#define ML_COUNT(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
+
+enum { F_MEMSET, F_MEMCMP, F_BCMP, F_TS_BCMP, F_TS_MEMCMP, F_COUNT };
+
+static const struct ml_function functions[F_COUNT] = {
+    [F_MEMSET] = {"memset", ML_KIND_SET, memset_variants,
+                  ML_COUNT(memset_variants)},
+    [F_MEMCMP] = {"memcmp", ML_KIND_CMP, memcmp_variants,
+                  ML_COUNT(memcmp_variants)},
+    [F_BCMP] = {"bcmp", ML_KIND_CMP, bcmp_variants, ML_COUNT(bcmp_variants)},
+    [F_TS_BCMP] = {"timingsafe_bcmp", ML_KIND_CMP, timingsafe_bcmp_variants,
+                   ML_COUNT(timingsafe_bcmp_variants)},
+    [F_TS_MEMCMP] = {"timingsafe_memcmp", ML_KIND_CMP,
+                     timingsafe_memcmp_variants,
+                     ML_COUNT(timingsafe_memcmp_variants)},
+};
+
+static const char *const level_names[ML_NLEVELS] = {
+    [ML_GENERIC] = "generic",
+    [ML_SSE2] = "sse2",
+    [ML_AVX2] = "avx2",
+    [ML_AVX512] = "avx512",
+};
+
+/* strcmp without libc: the resolver may run before libc is ready for us
+ * and must not recurse into an interposed string function. */
+static int ml_streq(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+const struct ml_function *ml_functions(unsigned *count)
+{
+    *count = F_COUNT;
+    return functions;
+}
+
+const struct ml_function *ml_function_find(const char *name)
+{
+    for (unsigned i = 0; name && i < F_COUNT; i++)
+        if (ml_streq(functions[i].name, name))
+            return &functions[i];
+    return NULL;
+}
+
+const char *ml_level_name(enum ml_level level)
+{
+    return (unsigned)level < ML_NLEVELS ? level_names[level] : NULL;
+}
+
+int ml_level_from_name(const char *name)
+{
+    for (int l = 0; name && l < ML_NLEVELS; l++)
+        if (ml_streq(level_names[l], name))
+            return l;
+    return -1;
+}
+
+/* ---- selection ---- */
+
+static void *memset_first(void *dst, int c, size_t n);
+static int memcmp_first(const void *a, const void *b, size_t n);
+static int bcmp_first(const void *a, const void *b, size_t n);
+static int ts_bcmp_first(const void *a, const void *b, size_t n);
+static int ts_memcmp_first(const void *a, const void *b, size_t n);
+
+static ml_set_fn memset_ptr = memset_first;
+static ml_cmp_fn memcmp_ptr = memcmp_first;
+static ml_cmp_fn bcmp_ptr = bcmp_first;
+static ml_cmp_fn ts_bcmp_ptr = ts_bcmp_first;
+static ml_cmp_fn ts_memcmp_ptr = ts_memcmp_first;
+
+/* Index into each function's variant table of the variant in use. */
+static unsigned char selected[F_COUNT];
+static int selected_level = -1;
+
+/* One line on stderr from the given pieces. */
+static void ml_warn(const char *const *parts, int count)
+{
+    /* write(2), not stdio: stdio may call memset, which may be us. */
+    for (int i = 0; i < count; i++) {
+        size_t len = 0;
+        while (parts[i][len])
+            len++;
+        ssize_t r = write(2, parts[i], len);
+        (void)r;
+    }
+}
+
+static unsigned pick(const struct ml_function *f, enum ml_level cap)
+{
+    unsigned best = 0; /* the generic variant, always first */
+    for (unsigned i = 0; i < f->nvariants; i++)
+        if (f->variants[i].level <= cap &&
+            ml_level_supported(f->variants[i].level))
+            best = i;
+    return best;
+}
+
+static void ml_select(void)
+{
+    if (__atomic_load_n(&selected_level, __ATOMIC_ACQUIRE) >= 0)
+        return;
+
+    enum ml_level best = ml_cpu_level(), cap = best;
+    const char *want = getenv("MEMLANE_ARCH");
+    const char *why = NULL;
+    if (want && *want) {
+        int l = ml_level_from_name(want);
+        if (l < 0)
+            why = "\" is not one of generic, sse2, avx2, avx512; using ";
+        else if (!ml_level_supported((enum ml_level)l))
+            why = "\" is not supported by this CPU; using ";
+        else
+            cap = (enum ml_level)l;
+    }
+
+    for (unsigned i = 0; i < F_COUNT; i++)
+        selected[i] = (unsigned char)pick(&functions[i], cap);
+    __atomic_store_n(&memset_ptr, functions[F_MEMSET].variants[selected[F_MEMSET]].fn.set, __ATOMIC_RELAXED);
+    __atomic_store_n(&memcmp_ptr, functions[F_MEMCMP].variants[selected[F_MEMCMP]].fn.cmp, __ATOMIC_RELAXED);
+    __atomic_store_n(&bcmp_ptr, functions[F_BCMP].variants[selected[F_BCMP]].fn.cmp, __ATOMIC_RELAXED);
+    __atomic_store_n(&ts_bcmp_ptr, functions[F_TS_BCMP].variants[selected[F_TS_BCMP]].fn.cmp, __ATOMIC_RELAXED);
+    __atomic_store_n(&ts_memcmp_ptr, functions[F_TS_MEMCMP].variants[selected[F_TS_MEMCMP]].fn.cmp, __ATOMIC_RELAXED);
+
+    /* Only the thread that publishes the level prints the warning. */
+    int unset = -1;
+    if (__atomic_compare_exchange_n(&selected_level, &unset, (int)cap, 0,
+                                    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE) &&
+        why) {
+        const char *line[] = {"memlane: MEMLANE_ARCH=\"", want, why,
+                              level_names[cap], "\n"};
+        ml_warn(line, 5);
+    }
+}
+
+__attribute__((constructor)) static void ml_init(void) { ml_select(); }
+
+static void *memset_first(void *dst, int c, size_t n)
+{
+    ml_select();
+    return memset_ptr(dst, c, n);
+}
+static int memcmp_first(const void *a, const void *b, size_t n)
+{
+    ml_select();
+    return memcmp_ptr(a, b, n);
+}
+static int bcmp_first(const void *a, const void *b, size_t n)
+{
+    ml_select();
+    return bcmp_ptr(a, b, n);
+}
+static int ts_bcmp_first(const void *a, const void *b, size_t n)
+{
+    ml_select();
+    return ts_bcmp_ptr(a, b, n);
+}
+static int ts_memcmp_first(const void *a, const void *b, size_t n)
+{
+    ml_select();
+    return ts_memcmp_ptr(a, b, n);
+}
+
+enum ml_level ml_selected_level(void)
+{
+    ml_select();
+    return (enum ml_level)selected_level;
+}
+
+/* ---- public entry points: one indirect jump each ---- */
+
+#define ML_API __attribute__((__visibility__("default")))
+#define ML_LOAD(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)
+
+ML_API void *memlane_memset(void *dst, int c, size_t n)
+{
+    return ML_LOAD(memset_ptr)(dst, c, n);
+}
+
+ML_API int memlane_memcmp(const void *a, const void *b, size_t n)
+{
+    return ML_LOAD(memcmp_ptr)(a, b, n);
+}
+
+ML_API int memlane_bcmp(const void *a, const void *b, size_t n)
+{
+    return ML_LOAD(bcmp_ptr)(a, b, n);
+}
+
+ML_API int memlane_timingsafe_bcmp(const void *a, const void *b, size_t n)
+{
+    return ML_LOAD(ts_bcmp_ptr)(a, b, n);
+}
+
+ML_API int memlane_timingsafe_memcmp(const void *a, const void *b, size_t n)
+{
+    return ML_LOAD(ts_memcmp_ptr)(a, b, n);
+}
+
+ML_API void *memlane_memset_explicit(void *dst, int c, size_t n)
+{
+    void *r = ML_LOAD(memset_ptr)(dst, c, n);
+    /* The stores above must happen even if the caller never reads dst
+     * again: tell the compiler the memory is read here.  This function
+     * lives in the library, so callers cannot see through it either. */
+    __asm__ volatile("" : : "r"(dst) : "memory");
+    return r;
+}
+
+ML_API const char *memlane_active(const char *function)
+{
+    if (!function)
+        return NULL;
+    ml_select();
+    if (ml_streq(function, "memset_explicit"))
+        function = "memset";
+    for (unsigned i = 0; i < F_COUNT; i++)
+        if (ml_streq(functions[i].name, function))
+            return functions[i].variants[selected[i]].name;
+    return NULL;
+}

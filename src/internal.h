@@ -1,0 +1,70 @@
+/*
+ * Internal interface shared by the library, the tests and the benchmark:
+ * the levels, the table of every variant of every function, and the
+ * dispatcher's choice.  Not installed.
+ */
+#ifndef MEMLANE_INTERNAL_H
+#define MEMLANE_INTERNAL_H
+
+#include <stddef.h>
+
+/* Symbols of the library that are not public API. */
+#define ML_HIDDEN __attribute__((__visibility__("hidden")))
+
+/* x86-64 levels, in increasing order; generic is the portable C. */
+enum ml_level {
+    ML_GENERIC = 0,
+    ML_SSE2,    /* x86-64 baseline */
+    ML_AVX2,    /* AVX2 + BMI1 + BMI2 + MOVBE, OS-enabled YMM state */
+    ML_AVX512,  /* the above + AVX-512 F/BW/VL, OS-enabled ZMM state */
+    ML_NLEVELS
+};
+
+typedef void *(*ml_set_fn)(void *dst, int c, size_t n);
+typedef int (*ml_cmp_fn)(const void *a, const void *b, size_t n);
+
+enum ml_kind { ML_KIND_SET, ML_KIND_CMP };
+
+struct ml_variant {
+    const char *name;       /* "generic", "sse2", ... */
+    enum ml_level level;
+    union {
+        ml_set_fn set;
+        ml_cmp_fn cmp;
+    } fn;
+};
+
+struct ml_function {
+    const char *name;       /* "memset", "memcmp", ... */
+    enum ml_kind kind;
+    const struct ml_variant *variants;  /* ascending level */
+    unsigned nvariants;
+};
+
+/* Every variant of every function (support on this CPU not implied). */
+ML_HIDDEN const struct ml_function *ml_functions(unsigned *count);
+ML_HIDDEN const struct ml_function *ml_function_find(const char *name);
+
+/* Level names, and the level a name stands for (-1 if none). */
+ML_HIDDEN const char *ml_level_name(enum ml_level level);
+ML_HIDDEN int ml_level_from_name(const char *name);
+
+/* Highest level the CPU and OS support (MEMLANE_ARCH not applied). */
+ML_HIDDEN enum ml_level ml_cpu_level(void);
+/* Whether a variant of this level can run here. */
+ML_HIDDEN int ml_level_supported(enum ml_level level);
+/* The level the dispatcher selected (after MEMLANE_ARCH). */
+ML_HIDDEN enum ml_level ml_selected_level(void);
+
+/* Declarations of every variant: memlane_<function>_<variant>. */
+#define ML_VARIANT(function, variant, level) \
+    ML_HIDDEN ML_VARIANT_PROTO_##function(memlane_##function##_##variant);
+#define ML_VARIANT_PROTO_memset(f) void *f(void *, int, size_t)
+#define ML_VARIANT_PROTO_memcmp(f) int f(const void *, const void *, size_t)
+#define ML_VARIANT_PROTO_bcmp ML_VARIANT_PROTO_memcmp
+#define ML_VARIANT_PROTO_timingsafe_bcmp ML_VARIANT_PROTO_memcmp
+#define ML_VARIANT_PROTO_timingsafe_memcmp ML_VARIANT_PROTO_memcmp
+#include "variants.def"
+#undef ML_VARIANT
+
+#endif /* MEMLANE_INTERNAL_H */

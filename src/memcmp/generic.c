@@ -1,0 +1,35 @@
+/* memcmp, portable C: 8-byte words, an overlapping last word, and the
+ * first differing byte found from the xor of two little-endian words. */
+#include "internal.h"
+#include "ops_scalar.h"
+
+/* x != y, both little-endian: difference of their first differing bytes. */
+static inline int byte_diff(uint64_t x, uint64_t y)
+{
+    unsigned shift = (unsigned)__builtin_ctzll(x ^ y) & ~7u;
+    return (int)((x >> shift) & 0xff) - (int)((y >> shift) & 0xff);
+}
+
+int memlane_memcmp_generic(const void *a, const void *b, size_t n)
+{
+    const unsigned char *p = a, *q = b;
+    uint64_t x, y;
+
+    if (n <= 8) {
+        if (n == 0)
+            return 0;
+        x = ml_load_upto8le(p, n);
+        y = ml_load_upto8le(q, n);
+        return x == y ? 0 : byte_diff(x, y);
+    }
+    for (size_t i = 0; i < n - 8; i += 8) {
+        x = ml_load64le(p + i);
+        y = ml_load64le(q + i);
+        if (x != y)
+            return byte_diff(x, y);
+    }
+    /* The last word overlaps bytes already found equal. */
+    x = ml_load64le(p + n - 8);
+    y = ml_load64le(q + n - 8);
+    return x == y ? 0 : byte_diff(x, y);
+}

@@ -1,0 +1,137 @@
+/* MEMLANE_ARCH: run this binary again with each value and check what the
+ * dispatcher picked and what it printed. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "memlane.h"
+
+static const char *const public_names[] = {
+    "memset", "memcmp", "bcmp", "timingsafe_bcmp", "timingsafe_memcmp",
+    "memset_explicit",
+};
+#define NPUBLIC (sizeof public_names / sizeof public_names[0])
+
+/* Child side: print "function variant" lines, then check the entry points
+ * work on a small input. */
+int arch_probe(void)
+{
+    for (size_t i = 0; i < NPUBLIC; i++)
+        printf("%s %s\n", public_names[i], memlane_active(public_names[i]));
+    unsigned char x[40], y[40];
+    memlane_memset(x, 7, sizeof x);
+    memlane_memset_explicit(y, 7, sizeof y);
+    y[39] = 9;
+    int ok = memlane_memcmp(x, y, 40) == -2 && memlane_bcmp(x, y, 40) &&
+             memlane_timingsafe_bcmp(x, y, 40) == 1 &&
+             memlane_timingsafe_memcmp(y, x, 40) == 1 &&
+             memlane_memcmp(x, y, 39) == 0 && memlane_active("nope") == NULL &&
+             memlane_active(NULL) == NULL;
+    printf("calls %s\n", ok ? "ok" : "wrong");
+    return ok ? 0 : 1;
+}
+
+/* Run `self --arch-probe` with MEMLANE_ARCH=value (unset if NULL); collect
+ * its stdout and stderr. */
+static int run_probe(const char *self, const char *value, char *out,
+                     size_t outlen, char *err, size_t errlen)
+{
+    int po[2], pe[2];
+    if (pipe(po) || pipe(pe))
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(po[1], 1);
+        dup2(pe[1], 2);
+        close(po[0]);
+        close(pe[0]);
+        if (value)
+            setenv("MEMLANE_ARCH", value, 1);
+        else
+            unsetenv("MEMLANE_ARCH");
+        execl(self, self, "--arch-probe", (char *)NULL);
+        _exit(127);
+    }
+    close(po[1]);
+    close(pe[1]);
+    /* Outputs are small (well under a pipe buffer): read stdout, then stderr. */
+    ssize_t no = read(po[0], out, outlen - 1), ne = read(pe[0], err, errlen - 1);
+    out[no > 0 ? no : 0] = 0;
+    err[ne > 0 ? ne : 0] = 0;
+    close(po[0]);
+    close(pe[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The variant the dispatcher must pick for f under cap. */
+static const char *expected_variant(const struct ml_function *f, enum ml_level cap)
+{
+    const char *name = f->variants[0].name;
+    for (unsigned v = 0; v < f->nvariants; v++)
+        if (f->variants[v].level <= cap && ml_level_supported(f->variants[v].level))
+            name = f->variants[v].name;
+    return name;
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t k = 0;
+    for (; *s; s++)
+        k += *s == '\n';
+    return k;
+}
+
+void suite_arch(const char *self)
+{
+    static const char *const values[] = {NULL, "", "generic", "sse2", "avx2",
+                                         "avx512", "bogus", "AVX2", "avx1024"};
+    enum ml_level best = ml_cpu_level();
+
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        const char *value = values[i];
+        char label[64];
+        snprintf(label, sizeof label, "MEMLANE_ARCH=%s", value ? value : "(unset)");
+        struct impl im = {.function = label, .variant = "dispatch"};
+        case_begin("arch", &im);
+
+        int level = value && *value ? ml_level_from_name(value) : (int)best;
+        int valid = level >= 0 && ml_level_supported((enum ml_level)level);
+        enum ml_level cap = valid ? (enum ml_level)level : best;
+
+        char out[4096], err[4096];
+        int rc = run_probe(self, value, out, sizeof out, err, sizeof err);
+        if (rc != 0)
+            fail("probe exited with %d; stdout: %s", rc, out);
+        if (valid && err[0])
+            fail("unexpected stderr: %s", err);
+        if (!valid && (count_lines(err) != 1 || !strstr(err, "MEMLANE_ARCH")))
+            fail("want one warning line naming MEMLANE_ARCH, got: \"%s\"", err);
+        if (!strstr(out, "calls ok"))
+            fail("entry points misbehave under this setting: %s", out);
+
+        for (size_t k = 0; k < NPUBLIC; k++) {
+            const char *fname = strcmp(public_names[k], "memset_explicit") ? public_names[k] : "memset";
+            const struct ml_function *f = ml_function_find(fname);
+            char want[128];
+            snprintf(want, sizeof want, "%s %s\n", public_names[k], expected_variant(f, cap));
+            if (!strstr(out, want))
+                fail("want \"%.*s\" (cap %s) in: %s", (int)strlen(want) - 1, want,
+                     ml_level_name(cap), out);
+            /* And never a variant above the cap. */
+            for (unsigned v = 0; v < f->nvariants; v++) {
+                char line[128];
+                snprintf(line, sizeof line, "%s %s\n", public_names[k], f->variants[v].name);
+                if (f->variants[v].level > cap && strstr(out, line))
+                    fail("%s uses %s above cap %s", public_names[k], f->variants[v].name,
+                         ml_level_name(cap));
+            }
+        }
+        case_end();
+    }
+}
