@@ -71,6 +71,15 @@ $(TEST_BIN): $(TEST_SRCS) $(wildcard tests/*.h) $(BUILD)/libmemlane.a
 
 test: $(TEST_BIN)
 	$(TEST_BIN)
+	$(MAKE) --no-print-directory test-extra
+
+# Further parts of `make test`, one double-colon rule per mk/*.mk file.
+.PHONY: test-extra
+test-extra::
 
 clean:
 	rm -rf $(BUILD)
+
+# Each area of work (benchmark, checks, install, ...) keeps its targets in
+# its own mk/<area>.mk; they may use every variable above.
+-include $(sort $(wildcard mk/*.mk))
