@@ -1,0 +1,89 @@
+# Hardening (issue 8): differential fuzzing, sanitizer and valgrind runs of
+# the test suite, static analysis, formatting, and the portable library
+# cross-built for aarch64 and tested under qemu-user.  Each target builds
+# into its own BUILD folder through a recursive make, so the library is
+# compiled with exactly the flags the tool needs.
+#
+#   make fuzz        FUZZ_TIME=60 FUZZ_ONLY=function[/variant]
+#   make sanitize    SANITIZE_CCS="clang gcc"
+#   make memcheck    MEMCHECK_ARGS=--quick
+#   make lint
+#   make format / make format-check
+#   make cross-test  CROSS_CC=aarch64-linux-gnu-gcc
+
+.PHONY: fuzz fuzz-build sanitize memcheck lint lint-cppcheck lint-tidy \
+        format format-check cross-test fuzz-selftest
+
+SUBMAKE := $(MAKE) --no-print-directory
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+             -fno-omit-frame-pointer
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# ---- fuzz: libFuzzer, ASan + UBSan, every runnable variant ----
+FUZZ_TIME  ?= 60
+FUZZ_ONLY  ?=
+FUZZ_CC    ?= clang
+FUZZ_BUILD ?= build-fuzz
+FUZZ_FLAGS := -O2 -g $(SAN_FLAGS) -fsanitize=fuzzer-no-link
+
+# Built inside the recursive make, where CC, CFLAGS and BUILD are the
+# fuzz build's.
+$(BUILD)/fuzz_memlane: fuzz/fuzz_memlane.c $(BUILD)/libmemlane.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(BASE_CFLAGS) $< $(BUILD)/libmemlane.a -o $@
+
+fuzz-build:
+	$(SUBMAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
+	    $(FUZZ_BUILD)/fuzz_memlane
+
+# The seed corpus and the regression inputs are read (and each run once)
+# before fuzzing starts; new inputs go to the build folder, not the tree.
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	MEMLANE_FUZZ_ONLY=$(FUZZ_ONLY) $(SAN_ENV) $(FUZZ_BUILD)/fuzz_memlane \
+	    -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/ \
+	    $(FUZZ_BUILD)/corpus fuzz/corpus $(wildcard fuzz/regress)
+
+# ---- sanitize: the test suite under ASan + UBSan, per compiler ----
+SANITIZE_CCS ?= clang gcc
+
+sanitize:
+	@set -e; for cc in $(SANITIZE_CCS); do \
+	    echo "=== sanitize: CC=$$cc"; \
+	    $(SUBMAKE) BUILD=build-san-$$cc CC=$$cc CFLAGS="-O2 -g $(SAN_FLAGS)" \
+	        build-san-$$cc/memlane-test; \
+	    $(SAN_ENV) build-san-$$cc/memlane-test $(SANITIZE_ARGS); \
+	done
+
+# The harness must be able to fail: a build with deliberately broken
+# implementations added (over- and under-reads and -writes, wrong return
+# conventions), each of which the fuzzer must report within the time.
+FUZZ_SELFTEST_TIME ?= 60
+FUZZ_BROKEN := memset/broken-overwrite memset/broken-underwrite \
+               memcmp/broken-overread memcmp/broken-underread \
+               memcmp/broken-signed timingsafe_bcmp/broken-not01 \
+               timingsafe_memcmp/broken-lastdiff
+
+$(BUILD)/fuzz_memlane_selftest: fuzz/fuzz_memlane.c $(BUILD)/libmemlane.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -DMEMLANE_FUZZ_SELFTEST $(BASE_CFLAGS) \
+	    $< $(BUILD)/libmemlane.a -o $@
+
+fuzz-selftest:
+	$(SUBMAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
+	    $(FUZZ_BUILD)/fuzz_memlane_selftest
+	@rm -rf $(FUZZ_BUILD)/selftest; mkdir -p $(FUZZ_BUILD)/selftest/corpus
+	@set -e; for t in $(FUZZ_BROKEN); do \
+	    log=$(FUZZ_BUILD)/selftest/$$(echo $$t | tr / _).log; \
+	    if MEMLANE_FUZZ_ONLY=$$t $(SAN_ENV) $(FUZZ_BUILD)/fuzz_memlane_selftest \
+	        -max_total_time=$(FUZZ_SELFTEST_TIME) \
+	        -artifact_prefix=$(FUZZ_BUILD)/selftest/ \
+	        $(FUZZ_BUILD)/selftest/corpus fuzz/corpus >$$log 2>&1; then \
+	        echo "fuzz-selftest: $$t NOT detected (see $$log)"; exit 1; \
+	    fi; \
+	    what=$$(grep -m1 -oE 'memlane-fuzz FINDING|AddressSanitizer: [a-z-]+|SEGV' $$log || true); \
+	    if [ -z "$$what" ]; then \
+	        echo "fuzz-selftest: $$t failed without a report (see $$log)"; exit 1; fi; \
+	    echo "fuzz-selftest: $$t detected: $$what"; \
+	done
