@@ -246,7 +246,7 @@ static void add_func(const char *name, const char *only)
         fn->kind = f->kind;
     }
     for (size_t e = 0; e < sizeof entry / sizeof entry[0]; e++) {
-        if (strcmp(entry[e].name, name) || !wanted(only, name, "dispatch"))
+        if (strcmp(entry[e].name, name) != 0 || !wanted(only, name, "dispatch"))
             continue;
         struct target *t = &fn->targets[fn->ntargets++];
         t->variant = "dispatch";
@@ -257,7 +257,7 @@ static void add_func(const char *name, const char *only)
 #ifdef MEMLANE_FUZZ_SELFTEST
     /* Only when named: they must never mix into a real run. */
     for (size_t e = 0; only && e < sizeof broken / sizeof broken[0]; e++) {
-        if (strcmp(broken[e].function, name) ||
+        if (strcmp(broken[e].function, name) != 0 ||
             !wanted(only, name, broken[e].variant) || !strchr(only, '/'))
             continue;
         struct target *t = &fn->targets[fn->ntargets++];
@@ -271,8 +271,9 @@ static void add_func(const char *name, const char *only)
         nfuncs++;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+/* libFuzzer's signature: the arguments are not used. */
+int LLVMFuzzerInitialize(int *argc, char ***argv); // NOLINT(readability-non-const-parameter)
+int LLVMFuzzerInitialize(int *argc, char ***argv) // NOLINT(readability-non-const-parameter)
 {
     (void)argc;
     (void)argv;
@@ -336,7 +337,7 @@ static size_t decode_len(unsigned code)
     }
 }
 
-static void poison(unsigned char *p, size_t n)
+static void poison(const unsigned char *p, size_t n)
 {
     if (n)
         ASAN_POISON_MEMORY_REGION(p, n);
@@ -360,8 +361,8 @@ static void buf_place(struct buf *b, struct region *r, enum place how,
     }
     case PLACE_HEAP_EXACT:
         /* With n == 0 this is a zero-size block: any access is a report. */
-        b->block = malloc(n);
-        if (!b->block && n)
+        b->block = malloc(n);   /* ASan's malloc(0) is a unique pointer */
+        if (!b->block)
             abort();
         b->p = b->block;
         break;
@@ -375,6 +376,8 @@ static void buf_place(struct buf *b, struct region *r, enum place how,
         b->pad_hi = b->p + n;
         b->npad_hi = (size_t)(r->hi - b->pad_hi) < 128 ? (size_t)(r->hi - b->pad_hi) : 128;
         break;
+    default:
+        abort();
     }
     if (b->npad_lo)
         memset(b->pad_lo, pad, b->npad_lo);
@@ -479,8 +482,7 @@ static void run_set(const struct func *f, struct target *t, size_t n,
     unsigned char want = (unsigned char)c, canary = (unsigned char)~want;
     struct buf b;
     buf_place(&b, &reg_a, (enum place)(place & 3), align, n, canary);
-    if (b.p)
-        memset(b.p, canary, n);
+    memset(b.p, canary, n);
 
     void *ret = t->set(b.p, c, n);
     t->calls++;
@@ -514,7 +516,7 @@ static void run_cmp(const struct func *f, struct target *t, size_t n,
     }
     const uint8_t *payload = r->pos < r->size ? r->data + r->pos : NULL;
     size_t plen = r->pos < r->size ? r->size - r->pos : 0;
-    int same = (place >> 4) & 1;
+    int same = (place & 0x10) != 0;
 
     /* Reference copies, from which the buffers are filled. */
     unsigned char *ra = malloc(n + 1), *rb = malloc(n + 1);
@@ -553,7 +555,7 @@ static void run_cmp(const struct func *f, struct target *t, size_t n,
         finding(f, t, "n=%zu place a=%s b=%s%s align a=%zu b=%zu: got %d, want %d",
                 n, place_name(place), place_name(place >> 2),
                 same ? " (same pointer)" : "", align_a, align_b, got, want);
-    if ((n && (memcmp(a.p, ra, n) || memcmp(b.p, rb, n))) ||
+    if ((n && (memcmp(a.p, ra, n) != 0 || memcmp(b.p, rb, n) != 0)) ||
         !pads_intact(&a, 0x55) || (!same && !pads_intact(&b, 0xaa)))
         finding(f, t, "n=%zu: a comparison wrote to memory", n);
     buf_release(&a);

@@ -123,3 +123,32 @@ memcheck:
 	        $$(echo "$$out" | awk '/^[a-z_]+ [a-z0-9]+$$/ {printf "%s=%s ", $$1, $$2}'); \
 	done
 	$(VALGRIND) $(MEMCHECK_BUILD)/memlane-test $(MEMCHECK_ARGS) $(MEMCHECK_FUNCS)
+
+# ---- lint: cppcheck and clang-tidy with the checked-in configuration ----
+# (.cppcheck-suppressions and .clang-tidy).  Each file is analysed with
+# its variant level's target flags, as the build compiles it.
+CPPCHECK   ?= cppcheck
+CLANG_TIDY ?= clang-tidy
+CPPCHECK_FLAGS := --enable=warning,portability,performance --std=c11 \
+                  --library=posix --platform=unix64 --inline-suppr \
+                  --suppressions-list=.cppcheck-suppressions \
+                  --error-exitcode=1 -q -Iinclude -Isrc
+LINT_DIRS := src tests fuzz
+LINT_C    := $(wildcard src/*.c src/*/*.c tests/*.c tests/*/*.c fuzz/*.c)
+TIDY_CHECKS := $(LINT_C:%=tidy/%)
+.PHONY: $(TIDY_CHECKS)
+
+lint: lint-cppcheck lint-tidy
+	@echo "lint: clean (cppcheck and clang-tidy, $(words $(LINT_C)) files)"
+
+lint-cppcheck:
+	$(CPPCHECK) $(CPPCHECK_FLAGS) $(LINT_DIRS)
+
+lint-tidy: $(TIDY_CHECKS)
+
+$(TIDY_CHECKS): tidy/%:
+	@echo "clang-tidy $*"
+	@out=$$($(CLANG_TIDY) --quiet $* -- -std=gnu11 -Iinclude -Isrc \
+	    $(FLAGS_$(call level_of,$*)) 2>&1); rc=$$?; \
+	printf '%s\n' "$$out" | grep -v '^[0-9]* warnings* generated\.$$' | grep . ; \
+	exit $$rc
