@@ -26,7 +26,7 @@ static void ml_cpu_detect(struct ml_cpu *cpu)
     __cpuid(1, a, b, c, d);
     cpu->sse2 = (d >> 26) & 1;
     cpu->movbe = (c >> 22) & 1;
-    int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+    unsigned osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
 
     /* XCR0 bits: 1 SSE, 2 AVX (YMM upper), 5 opmask, 6 ZMM upper 256,
      * 7 ZMM16-31. */

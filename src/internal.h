@@ -56,9 +56,11 @@ ML_HIDDEN int ml_level_supported(enum ml_level level);
 /* The level the dispatcher selected (after MEMLANE_ARCH). */
 ML_HIDDEN enum ml_level ml_selected_level(void);
 
-/* Declarations of every variant: memlane_<function>_<variant>. */
+/* Declarations of every variant: memlane_<function>_<variant>.  The
+ * PROTO macros expand to declarators, which cannot be parenthesised. */
 #define ML_VARIANT(function, variant, level) \
     ML_HIDDEN ML_VARIANT_PROTO_##function(memlane_##function##_##variant);
+// NOLINTNEXTLINE(bugprone-macro-parentheses)
 #define ML_VARIANT_PROTO_memset(f) void *f(void *, int, size_t)
 #define ML_VARIANT_PROTO_memcmp(f) int f(const void *, const void *, size_t)
 #define ML_VARIANT_PROTO_bcmp ML_VARIANT_PROTO_memcmp
