@@ -82,24 +82,62 @@ static const char *cur_suite;
 static const struct impl *cur_impl;
 size_t cur_n, cur_align_a, cur_align_b;
 
-/* A guard page hit: name the case, print the closing line, exit. */
+/* Async-signal-safe formatting for the fault handler: stdio is not
+ * (the handler interrupts arbitrary code), so it appends by hand. */
+struct sigbuf {
+    char buf[320];
+    size_t len;
+};
+
+static void sb_str(struct sigbuf *b, const char *s)
+{
+    while (*s && b->len < sizeof b->buf)
+        b->buf[b->len++] = *s++;
+}
+
+static void sb_num(struct sigbuf *b, unsigned long v)
+{
+    char digits[24];
+    size_t k = 0;
+    do
+        digits[k++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (k && b->len < sizeof b->buf)
+        b->buf[b->len++] = digits[--k];
+}
+
+/* A guard page hit: name the case, print the closing line, exit.  stdout
+ * is line-buffered (install_fault_handler), so no earlier line is lost. */
 static void on_fault(int sig)
 {
-    char line[256];
-    int len = snprintf(line, sizeof line,
-                       "FAIL %s %s/%s: signal %d (out-of-bounds access?) at n=%zu align a=%zu b=%zu\n"
-                       "%lu passed, %lu failed\n",
-                       cur_suite ? cur_suite : "-", cur_impl ? cur_impl->function : "-",
-                       cur_impl ? cur_impl->variant : "-", sig, cur_n, cur_align_a,
-                       cur_align_b, cases_passed, cases_failed + 1);
-    fflush(stdout);
-    if (len > 0 && write(1, line, (size_t)len) < 0)
+    struct sigbuf b = {.len = 0};
+    sb_str(&b, "FAIL ");
+    sb_str(&b, cur_suite ? cur_suite : "-");
+    sb_str(&b, " ");
+    sb_str(&b, cur_impl ? cur_impl->function : "-");
+    sb_str(&b, "/");
+    sb_str(&b, cur_impl ? cur_impl->variant : "-");
+    sb_str(&b, ": signal ");
+    sb_num(&b, (unsigned long)sig);
+    sb_str(&b, " (out-of-bounds access?) at n=");
+    sb_num(&b, cur_n);
+    sb_str(&b, " align a=");
+    sb_num(&b, cur_align_a);
+    sb_str(&b, " b=");
+    sb_num(&b, cur_align_b);
+    sb_str(&b, "\n");
+    sb_num(&b, cases_passed);
+    sb_str(&b, " passed, ");
+    sb_num(&b, cases_failed + 1);
+    sb_str(&b, " failed\n");
+    if (write(1, b.buf, b.len) < 0)
         _exit(1);
     _exit(1);
 }
 
 void install_fault_handler(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGSEGV, on_fault);
     signal(SIGBUS, on_fault);
 }

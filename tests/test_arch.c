@@ -41,9 +41,14 @@ static int run_probe(const char *self, const char *value, char *out,
                      size_t outlen, char *err, size_t errlen)
 {
     int po[2], pe[2];
+    out[0] = err[0] = 0;
     if (pipe(po) || pipe(pe))
         return -1;
     pid_t pid = fork();
+    if (pid < 0) {
+        close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
+        return -1;
+    }
     if (pid == 0) {
         dup2(po[1], 1);
         dup2(pe[1], 2);
@@ -65,7 +70,8 @@ static int run_probe(const char *self, const char *value, char *out,
     close(po[0]);
     close(pe[0]);
     int status;
-    waitpid(pid, &status, 0);
+    if (waitpid(pid, &status, 0) != pid)
+        return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
