@@ -152,3 +152,43 @@ $(TIDY_CHECKS): tidy/%:
 	    $(FLAGS_$(call level_of,$*)) 2>&1); rc=$$?; \
 	printf '%s\n' "$$out" | grep -v '^[0-9]* warnings* generated\.$$' | grep . ; \
 	exit $$rc
+
+# ---- cross-test: the portable library on aarch64, under qemu-user ----
+# The Makefile picks variants by `$(CC) -dumpmachine`, so only generic C
+# is built; this checks that no x86 variant got in, runs the test suite
+# per function under qemu, and checks the dispatcher with --arch-probe for
+# each MEMLANE_ARCH value (the suite's own MEMLANE_ARCH part re-executes
+# /proc/self/exe, which qemu-user without binfmt_misc cannot do): every
+# function is generic, x86 levels and bad names warn once on stderr.
+# Installs nothing: .ci/steps/40-hardening.sh does.
+CROSS_CC      ?= aarch64-linux-gnu-gcc
+CROSS_PREFIX  := $(patsubst %gcc,%,$(notdir $(CROSS_CC)))
+CROSS_BUILD   ?= build-aarch64
+CROSS_SYSROOT ?= /usr/aarch64-linux-gnu
+QEMU_AARCH64  ?= qemu-aarch64
+CROSS_RUN     := $(QEMU_AARCH64) -L $(CROSS_SYSROOT)
+
+cross-test:
+	$(SUBMAKE) BUILD=$(CROSS_BUILD) CC=$(CROSS_CC) AR=$(CROSS_PREFIX)ar \
+	    $(CROSS_BUILD)/libmemlane.a $(CROSS_BUILD)/libmemlane.so $(CROSS_BUILD)/memlane-test
+	@set -e; bin=$(CROSS_BUILD)/memlane-test; \
+	file $$bin | grep -q 'ARM aarch64' || { echo "cross-test: $$bin is not aarch64"; exit 1; }; \
+	syms=$$($(CROSS_PREFIX)nm $(CROSS_BUILD)/libmemlane.a); \
+	if echo "$$syms" | grep -E 'memlane_[a-z_]+_(sse2|avx2|avx512)$$'; then \
+	    echo "cross-test: x86 variants in the portable library"; exit 1; fi; \
+	echo "cross-test: variants built:" \
+	    $$(echo "$$syms" | grep -oE ' T memlane_[a-z_]+_generic$$' | sed 's/ T //' | sort -u); \
+	for arch in unset "" generic sse2 avx2 avx512 bogus; do \
+	    if [ "$$arch" = unset ]; then set -- env -u MEMLANE_ARCH; else set -- env MEMLANE_ARCH=$$arch; fi; \
+	    out=$$("$$@" $(CROSS_RUN) $$bin --arch-probe 2>$(CROSS_BUILD)/probe.err) || \
+	        { echo "cross-test: --arch-probe failed (MEMLANE_ARCH=$$arch): $$out"; exit 1; }; \
+	    nerr=$$(wc -l <$(CROSS_BUILD)/probe.err); \
+	    case "$$arch" in unset|""|generic) want=0;; *) want=1;; esac; \
+	    if [ $$nerr -ne $$want ] || { [ $$want = 1 ] && ! grep -q MEMLANE_ARCH $(CROSS_BUILD)/probe.err; }; then \
+	        echo "cross-test: MEMLANE_ARCH=$$arch: want $$want warning line(s), got:"; \
+	        cat $(CROSS_BUILD)/probe.err; exit 1; fi; \
+	    if [ "$$(echo "$$out" | grep -c ' generic$$')" -ne 6 ] || ! echo "$$out" | grep -q 'calls ok'; then \
+	        echo "cross-test: MEMLANE_ARCH=$$arch: dispatch wrong: $$out"; exit 1; fi; \
+	    echo "cross-test: MEMLANE_ARCH=$$arch: all generic, $$nerr warning line(s), calls ok"; \
+	done
+	$(CROSS_RUN) $(CROSS_BUILD)/memlane-test $(MEMCHECK_FUNCS)
