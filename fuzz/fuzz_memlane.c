@@ -71,21 +71,21 @@ struct region {
 static struct region reg_a, reg_b;
 
 enum place {
-    PLACE_HEAP_END,     /* aligned heap block, buffer flush with its end */
-    PLACE_HEAP_EXACT,   /* malloc(n) exactly: both ends are redzones */
-    PLACE_PAGE_END,     /* flush against the trailing PROT_NONE page */
-    PLACE_PAGE_START,   /* flush against the leading PROT_NONE page */
+    PLACE_HEAP_END,   /* aligned heap block, buffer flush with its end */
+    PLACE_HEAP_EXACT, /* malloc(n) exactly: both ends are redzones */
+    PLACE_PAGE_END,   /* flush against the trailing PROT_NONE page */
+    PLACE_PAGE_START, /* flush against the leading PROT_NONE page */
 };
 
 /* One buffer of the call, and what to undo afterwards. */
 struct buf {
-    unsigned char *p;           /* the n bytes under test */
-    unsigned char *block;       /* heap block to free, or NULL */
-    unsigned char *pad_lo;      /* addressable bytes before p ... */
+    unsigned char *p;      /* the n bytes under test */
+    unsigned char *block;  /* heap block to free, or NULL */
+    unsigned char *pad_lo; /* addressable bytes before p ... */
     size_t npad_lo;
-    unsigned char *pad_hi;      /* ... and after p + n, canary-filled */
+    unsigned char *pad_hi; /* ... and after p + n, canary-filled */
     size_t npad_hi;
-    unsigned char *poison;      /* region poisoned for ASan */
+    unsigned char *poison; /* region poisoned for ASan */
     size_t npoison, npoison_hi;
     unsigned char *poison_hi;
 };
@@ -110,8 +110,8 @@ static void print_counts(void)
     fprintf(stderr, "memlane-fuzz calls per variant:");
     for (unsigned f = 0; f < nfuncs; f++)
         for (unsigned t = 0; t < funcs[f].ntargets; t++)
-            fprintf(stderr, " %s/%s=%lu", funcs[f].name,
-                    funcs[f].targets[t].variant, funcs[f].targets[t].calls);
+            fprintf(stderr, " %s/%s=%lu", funcs[f].name, funcs[f].targets[t].variant,
+                    funcs[f].targets[t].calls);
     fprintf(stderr, "\n");
 }
 
@@ -124,7 +124,7 @@ static void print_counts(void)
 static void *broken_memset_overwrite(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
-    for (size_t i = 0; i < n + (n % 61 == 37); i++)    /* one byte too many */
+    for (size_t i = 0; i < n + (n % 61 == 37); i++) /* one byte too many */
         d[i] = (unsigned char)c;
     return dst;
 }
@@ -132,7 +132,7 @@ static void *broken_memset_overwrite(void *dst, int c, size_t n)
 static void *broken_memset_underwrite(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
-    for (size_t i = n % 53 == 40; i < n; i++)          /* misses byte 0 */
+    for (size_t i = n % 53 == 40; i < n; i++) /* misses byte 0 */
         d[i] = (unsigned char)c;
     return dst;
 }
@@ -140,7 +140,7 @@ static void *broken_memset_underwrite(void *dst, int c, size_t n)
 static int broken_memcmp_overread(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
-    if (n % 67 == 45 && p[n] == 0x42)                   /* reads p[n] */
+    if (n % 67 == 45 && p[n] == 0x42) /* reads p[n] */
         return 1;
     for (size_t i = 0; i < n; i++)
         if (p[i] != q[i])
@@ -151,7 +151,7 @@ static int broken_memcmp_overread(const void *a, const void *b, size_t n)
 static int broken_memcmp_underread(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
-    if (n % 67 == 46 && q[-1] == 0x42)                  /* reads q[-1] */
+    if (n % 67 == 46 && q[-1] == 0x42) /* reads q[-1] */
         return 1;
     for (size_t i = 0; i < n; i++)
         if (p[i] != q[i])
@@ -161,7 +161,7 @@ static int broken_memcmp_underread(const void *a, const void *b, size_t n)
 
 static int broken_memcmp_signed(const void *a, const void *b, size_t n)
 {
-    const signed char *p = a, *q = b;                   /* wrong sign */
+    const signed char *p = a, *q = b; /* wrong sign */
     for (size_t i = 0; i < n; i++)
         if (p[i] != q[i])
             return p[i] - q[i];
@@ -173,7 +173,7 @@ static int broken_timingsafe_bcmp_not01(const void *a, const void *b, size_t n)
     const unsigned char *p = a, *q = b;
     int acc = 0;
     for (size_t i = 0; i < n; i++)
-        acc |= p[i] ^ q[i];                             /* not 0/1 */
+        acc |= p[i] ^ q[i]; /* not 0/1 */
     return acc;
 }
 
@@ -181,7 +181,7 @@ static int broken_timingsafe_memcmp_lastdiff(const void *a, const void *b, size_
 {
     const unsigned char *p = a, *q = b;
     int res = 0;
-    for (size_t i = 0; i < n; i++)                      /* last diff wins */
+    for (size_t i = 0; i < n; i++) /* last diff wins */
         if (p[i] != q[i])
             res = p[i] < q[i] ? -1 : 1;
     return res;
@@ -272,8 +272,10 @@ static void add_func(const char *name, const char *only)
 }
 
 /* libFuzzer's signature: the arguments are not used. */
-int LLVMFuzzerInitialize(int *argc, char ***argv); // NOLINT(readability-non-const-parameter)
-int LLVMFuzzerInitialize(int *argc, char ***argv) // NOLINT(readability-non-const-parameter)
+int LLVMFuzzerInitialize(int *argc,
+                         char ***argv); // NOLINT(readability-non-const-parameter)
+int LLVMFuzzerInitialize(int *argc,
+                         char ***argv) // NOLINT(readability-non-const-parameter)
 {
     (void)argc;
     (void)argv;
@@ -290,8 +292,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) // NOLINT(readability-non-cons
         fprintf(stderr, "fuzz: MEMLANE_FUZZ_ONLY=%s matches nothing\n", only);
         exit(2);
     }
-    fprintf(stderr, "memlane-fuzz: CPU level %s; targets:",
-            ml_level_name(ml_cpu_level()));
+    fprintf(stderr,
+            "memlane-fuzz: CPU level %s; targets:", ml_level_name(ml_cpu_level()));
     for (unsigned f = 0; f < nfuncs; f++)
         for (unsigned t = 0; t < funcs[f].ntargets; t++)
             fprintf(stderr, " %s/%s", funcs[f].name, funcs[f].targets[t].variant);
@@ -344,8 +346,8 @@ static void poison(const unsigned char *p, size_t n)
 }
 
 /* Place an n-byte buffer as `how` says; pad bytes get the value `pad`. */
-static void buf_place(struct buf *b, struct region *r, enum place how,
-                      size_t align, size_t n, unsigned char pad)
+static void buf_place(struct buf *b, struct region *r, enum place how, size_t align,
+                      size_t n, unsigned char pad)
 {
     memset(b, 0, sizeof *b);
     switch (how) {
@@ -361,7 +363,7 @@ static void buf_place(struct buf *b, struct region *r, enum place how,
     }
     case PLACE_HEAP_EXACT:
         /* With n == 0 this is a zero-size block: any access is a report. */
-        b->block = malloc(n);   /* ASan's malloc(0) is a unique pointer */
+        b->block = malloc(n); /* ASan's malloc(0) is a unique pointer */
         if (!b->block)
             abort();
         b->p = b->block;
@@ -374,7 +376,8 @@ static void buf_place(struct buf *b, struct region *r, enum place how,
     case PLACE_PAGE_START:
         b->p = r->lo;
         b->pad_hi = b->p + n;
-        b->npad_hi = (size_t)(r->hi - b->pad_hi) < 128 ? (size_t)(r->hi - b->pad_hi) : 128;
+        b->npad_hi =
+            (size_t)(r->hi - b->pad_hi) < 128 ? (size_t)(r->hi - b->pad_hi) : 128;
         break;
     default:
         abort();
@@ -465,8 +468,8 @@ finding(const struct func *f, const struct target *t, const char *fmt, ...)
     abort();
 }
 
-static void fill_content(unsigned char *p, size_t n, const uint8_t *payload,
-                         size_t plen, unsigned char seed)
+static void fill_content(unsigned char *p, size_t n, const uint8_t *payload, size_t plen,
+                         unsigned char seed)
 {
     if (plen == 0) {
         memset(p, seed, n);
@@ -476,8 +479,8 @@ static void fill_content(unsigned char *p, size_t n, const uint8_t *payload,
         p[i] = payload[i % plen];
 }
 
-static void run_set(const struct func *f, struct target *t, size_t n,
-                    unsigned place, size_t align, int c)
+static void run_set(const struct func *f, struct target *t, size_t n, unsigned place,
+                    size_t align, int c)
 {
     unsigned char want = (unsigned char)c, canary = (unsigned char)~want;
     struct buf b;
@@ -489,21 +492,20 @@ static void run_set(const struct func *f, struct target *t, size_t n,
 
     buf_unpoison(&b);
     if (ret != b.p)
-        finding(f, t, "n=%zu place=%s align=%zu c=%d: returned %p, not dst %p",
-                n, place_name(place), align, c, ret, (void *)b.p);
+        finding(f, t, "n=%zu place=%s align=%zu c=%d: returned %p, not dst %p", n,
+                place_name(place), align, c, ret, (void *)b.p);
     for (size_t i = 0; i < n; i++)
         if (b.p[i] != want)
-            finding(f, t, "n=%zu place=%s align=%zu c=%d: byte %zu is 0x%02x",
-                    n, place_name(place), align, c, i, b.p[i]);
+            finding(f, t, "n=%zu place=%s align=%zu c=%d: byte %zu is 0x%02x", n,
+                    place_name(place), align, c, i, b.p[i]);
     if (!pads_intact(&b, canary))
-        finding(f, t, "n=%zu place=%s align=%zu c=%d: wrote outside [dst, dst+n)",
-                n, place_name(place), align, c);
+        finding(f, t, "n=%zu place=%s align=%zu c=%d: wrote outside [dst, dst+n)", n,
+                place_name(place), align, c);
     buf_release(&b);
 }
 
-static void run_cmp(const struct func *f, struct target *t, size_t n,
-                    unsigned place, size_t align_a, size_t align_b,
-                    unsigned char seed, struct reader *r)
+static void run_cmp(const struct func *f, struct target *t, size_t n, unsigned place,
+                    size_t align_a, size_t align_b, unsigned char seed, struct reader *r)
 {
     unsigned nedits = rd8(r) % 8;
     uint32_t epos[8];
@@ -552,9 +554,9 @@ static void run_cmp(const struct func *f, struct target *t, size_t n,
         buf_unpoison(&b);
     int ok = !strcmp(f->name, "bcmp") ? (got != 0) == (want != 0) : got == want;
     if (!ok)
-        finding(f, t, "n=%zu place a=%s b=%s%s align a=%zu b=%zu: got %d, want %d",
-                n, place_name(place), place_name(place >> 2),
-                same ? " (same pointer)" : "", align_a, align_b, got, want);
+        finding(f, t, "n=%zu place a=%s b=%s%s align a=%zu b=%zu: got %d, want %d", n,
+                place_name(place), place_name(place >> 2), same ? " (same pointer)" : "",
+                align_a, align_b, got, want);
     if ((n && (memcmp(a.p, ra, n) != 0 || memcmp(b.p, rb, n) != 0)) ||
         !pads_intact(&a, 0x55) || (!same && !pads_intact(&b, 0xaa)))
         finding(f, t, "n=%zu: a comparison wrote to memory", n);
