@@ -283,7 +283,8 @@ static double sample(const struct bench_function *f,
  * `prepare` (may be NULL) runs before every sample: new difference
  * positions, or a new split of the buffer into calls, so that no sample
  * repeats a sequence the branch predictor saw before; such samples start
- * at call 0 and take at most one pass over the list.  Table 1 samples
+ * at call 0 and take at most one pass over the list.  Every sample is
+ * preceded by an untimed batch of the same implementation.  Table 1 samples
  * are ticks per call, table 2 samples ticks per DIST_BUFFER bytes. */
 static void measure_row(struct result *r, unsigned row, struct call_list *cl,
                         void (*prepare)(void *), void *arg)
@@ -311,6 +312,13 @@ static void measure_row(struct result *r, unsigned row, struct call_list *cl,
             if (!cells[c].supported)
                 continue;
             unsigned long k = cells[c].calls;
+            /* An untimed batch first: the caches and predictors then hold
+             * this implementation's own state, not what the one before
+             * it left (non-temporal stores, say, evict the buffer). */
+            if (cursor[c] >= cl->count)
+                cursor[c] = 0;
+            time_batch(r->f, &r->f->impls[r->cols[c]], cl,
+                       prepare && k > cl->count ? cl->count : k, &cursor[c]);
             if (prepare) {
                 prepare(arg);
                 cursor[c] = 0;
