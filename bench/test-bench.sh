@@ -66,6 +66,9 @@ run table2-opts -q --tables=2 -f bcmp,memset -d Short,Uniform512 --data=mismatch
 has '^BcmpUniform512Mismatch '
 has '^MemsetShort '
 has 'base libc'
+run base-fallback -q --tables=2 -f memcmp,ts_bcmp -d Long --base=libc --runs=2
+has '^memcmp, equal inputs: base libc;'
+has '^timingsafe_bcmp, equal inputs: base bytewise-ct;'
 run footprint -q --tables=1 --sizes=1K-64K*4 --footprint=256K --runs=2 --impls=all
 has 'nt-store-loop'
 
