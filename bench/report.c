@@ -133,9 +133,7 @@ void format_size(char *buf, size_t len, size_t n)
 
 static void fmt_count(char *buf, size_t len, double v)
 {
-    if (v >= 1e6)
-        snprintf(buf, len, "%.4g", v);
-    else if (v >= 1000)
+    if (v >= 1000)
         snprintf(buf, len, "%.0f", v);
     else
         snprintf(buf, len, "%.1f", v);
@@ -233,13 +231,15 @@ static void table1_human(FILE *out, const struct result *r)
     size_t wsize = 8;
     size_t *w = calloc(r->ncols, sizeof *w);
     for (unsigned c = 0; c < r->ncols; c++) {
-        w[c] = strlen(impl_name(r, c)) + 2;
+        w[c] = strlen(impl_name(r, c)) + 1;
         if (w[c] < 9)
             w[c] = 9;
     }
     put_padded(out, "size", wsize, 1);
-    for (unsigned c = 0; c < r->ncols; c++)
+    for (unsigned c = 0; c < r->ncols; c++) {
+        fputc(' ', out);
         put_padded(out, impl_name(r, c), w[c], 1);
+    }
     fputc('\n', out);
     for (unsigned row = 0; row < r->nrows; row++) {
         char buf[64];
@@ -247,6 +247,7 @@ static void table1_human(FILE *out, const struct result *r)
         put_padded(out, buf, wsize, 1);
         for (unsigned c = 0; c < r->ncols; c++) {
             const struct cell *ce = cell_at(r, row, c);
+            fputc(' ', out);
             if (!ce->supported || !ce->n) {
                 put_padded(out, "-", w[c], 1);
                 continue;

@@ -22,6 +22,7 @@ BENCH_CFLAGS := $(BASE_CFLAGS) $(LIB_NOLIBCALL) $(BENCH_DEFS) $(BENCH_PEER_CFLAG
 BENCH_NOVEC := $(if $(filter 1,$(IS_CLANG)),-fno-vectorize -fno-slp-vectorize,-fno-tree-vectorize -fno-tree-slp-vectorize)
 
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o)
+GNUPLOT    ?= gnuplot
 
 all: $(BENCH_BIN)
 
@@ -41,8 +42,8 @@ bench: all
 	$(BENCH_BIN) --plot-dir=$(BENCH_OUT) $(BENCH_ARGS) | tee $(BENCH_OUT)/tables.txt
 	$(BENCH_BIN) --tables=1 --sizes=64-64M*2 --runs=9 --plot-dir=$(BENCH_OUT) --plot-tag=large $(BENCH_ARGS) > $(BENCH_OUT)/memset-large.txt
 	@cp bench/plot.gp $(BENCH_OUT)/memlane-bench.gp
-	@if command -v gnuplot >/dev/null 2>&1; then \
-	    (cd $(BENCH_OUT) && gnuplot memlane-bench.gp) && \
+	@if command -v $(GNUPLOT) >/dev/null 2>&1; then \
+	    (cd $(BENCH_OUT) && $(GNUPLOT) memlane-bench.gp) && \
 	    echo "charts: $$(ls $(BENCH_OUT)/*.png $(BENCH_OUT)/*.svg | tr '\n' ' ')"; \
 	else \
 	    echo "charts: install gnuplot (apt-get install gnuplot-nox), then: cd $(BENCH_OUT) && gnuplot memlane-bench.gp"; \

@@ -17,7 +17,8 @@ BENCH=build-bench-nopeers/memlane-bench sh bench/test-bench.sh
 rm -rf build-bench-nopeers
 
 echo "--- make bench (quick)"
-make bench BENCH_ARGS="--quick"
+make bench BENCH_ARGS="--quick" | tee build/bench-make.log
+grep -q "^charts: " build/bench-make.log
 test -s build/bench/tables.txt
 test -s build/bench/table1-memset.dat
 test -s build/bench/table2-timingsafe_memcmp.dat
