@@ -82,6 +82,8 @@ void measure_table2(struct result *r);
 const char *dist_name(enum dist d);
 /* Bytes the footprint names stand for (L1, L2, LLC, DRAM); 0 if unknown. */
 size_t footprint_bytes(const char *name);
+/* Size of the level-1 data, level-2 or level-3 cache; 0 if unknown. */
+size_t cache_bytes(int level);
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void progress_done(void);
 /* Allocates or exits with status 2 and a one-line error. */

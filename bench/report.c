@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(__GLIBC__)
 #include <gnu/libc-version.h>
 #endif
@@ -69,6 +70,14 @@ void report_header(FILE *out)
     }
     fprintf(out, "%scpu: %s\n", pre, *brand ? brand : "unknown");
     fprintf(out, "%sfeatures: %s\n", pre, feat);
+    {
+        char l1[32], l2[32], l3[32];
+        format_size(l1, sizeof l1, cache_bytes(1));
+        format_size(l2, sizeof l2, cache_bytes(2));
+        format_size(l3, sizeof l3, cache_bytes(3));
+        fprintf(out, "%scaches: L1d %s, L2 %s, L3 %s (footprints L1, L2, LLC use half)\n",
+                pre, l1, l2, l3);
+    }
     fprintf(out,
             "%smemlane-level: %s (memset=%s memcmp=%s bcmp=%s "
             "timingsafe_bcmp=%s timingsafe_memcmp=%s)\n",

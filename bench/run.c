@@ -105,26 +105,62 @@ void bench_free(void *p, size_t bytes)
         munmap(p, bytes ? bytes : 1);
 }
 
-static long cache_size(int name)
+/* Reads a small text file into buf; 0 on success. */
+static int read_line(const char *path, char *buf, size_t len)
 {
-    long v = sysconf(name);
-    return v > 0 ? v : 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    return ok ? 0 : -1;
+}
+
+size_t cache_bytes(int level)
+{
+    /* sysfs first: it is what the kernel (and lscpu) report; glibc's
+     * sysconf derives the L3 from CPUID, which some hypervisors fill
+     * with odd values. */
+    for (int i = 0; i < 16; i++) {
+        char path[96], buf[64];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (read_line(path, buf, sizeof buf))
+            break;
+        if (atoi(buf) != level)
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (read_line(path, buf, sizeof buf) || !strncmp(buf, "Instruction", 11))
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (read_line(path, buf, sizeof buf))
+            continue;
+        char *end;
+        unsigned long v = strtoul(buf, &end, 10);
+        if (*end == 'K')
+            v <<= 10;
+        else if (*end == 'M')
+            v <<= 20;
+        if (v)
+            return v;
+    }
+    long v = sysconf(level == 1 ? _SC_LEVEL1_DCACHE_SIZE
+                     : level == 2 ? _SC_LEVEL2_CACHE_SIZE
+                                  : _SC_LEVEL3_CACHE_SIZE);
+    return v > 0 ? (size_t)v : 0;
 }
 
 size_t footprint_bytes(const char *name)
 {
     /* Per buffer; a comparison uses two, so each gets half the level. */
-    long l1 = cache_size(_SC_LEVEL1_DCACHE_SIZE);
-    long l2 = cache_size(_SC_LEVEL2_CACHE_SIZE);
-    long l3 = cache_size(_SC_LEVEL3_CACHE_SIZE);
+    size_t l1 = cache_bytes(1), l2 = cache_bytes(2), l3 = cache_bytes(3);
     if (!strcasecmp(name, "L1"))
-        return (size_t)(l1 ? l1 / 2 : 16 * 1024);
+        return l1 ? l1 / 2 : 16 * 1024;
     if (!strcasecmp(name, "L2"))
-        return (size_t)(l2 ? l2 / 2 : 512 * 1024);
+        return l2 ? l2 / 2 : 512 * 1024;
     if (!strcasecmp(name, "LLC"))
-        return (size_t)(l3 ? l3 / 2 : l2 ? l2 / 2 : 4 * 1024 * 1024);
+        return l3 ? l3 / 2 : l2 ? l2 / 2 : 4 * 1024 * 1024;
     if (!strcasecmp(name, "DRAM")) {
-        size_t v = 4 * (size_t)(l3 ? l3 : 32L << 20);
+        size_t v = 4 * (l3 ? l3 : (size_t)32 << 20);
         if (v < (256u << 20))
             v = 256u << 20;
         if (v > (1u << 30))
