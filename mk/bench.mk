@@ -54,5 +54,10 @@ bench-quick: all
 
 # The tool's own tests: it runs, parses its flags, writes well-formed
 # output.  Never a speed assertion.
-test-extra:: $(BENCH_BIN)
+BENCH_STATS_TEST := $(BUILD)/bench-test-stats
+$(BENCH_STATS_TEST): tests/bench/test_stats.c bench/stats.c bench/stats.h
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Ibench tests/bench/test_stats.c bench/stats.c -lm -o $@
+
+test-extra:: $(BENCH_BIN) $(BENCH_STATS_TEST)
+	$(BENCH_STATS_TEST)
 	BENCH=$(BENCH_BIN) sh bench/test-bench.sh
