@@ -442,6 +442,9 @@ static void fixed_layout(size_t n, size_t *stride, size_t *slots)
     if (*stride == 0)
         *stride = 64;
     size_t s = ctx.opt.footprint ? ctx.opt.footprint / *stride : 1;
+    /* The call list costs 16 bytes a slot: keep it to 64 MiB. */
+    if (s > ((size_t)1 << 22))
+        s = (size_t)1 << 22;
     *slots = s ? s : 1;
 }
 
