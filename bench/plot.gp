@@ -62,9 +62,11 @@ do for [fmt in "png svg"] {
         set boxwidth 0.9
         set grid ytics
         unset xlabel
-        set ylabel "GiB/s"
+        # Log scale: Long is 10-100x Short, which would flatten the rest.
+        set ylabel "GiB/s (log scale)"
+        set logscale y 10
         set key outside right top
-        set yrange [0:*]
+        set yrange [0.1:*]
         do for [fn in functions] {
             f = sprintf("table2-%s.dat", fn)
             if (file_exists(f)) {
@@ -74,6 +76,7 @@ do for [fmt in "png svg"] {
             }
         }
         unset multiplot
+        unset logscale
         set yrange [*:*]
         set style data points
     }
