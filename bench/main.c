@@ -43,7 +43,8 @@ static void usage(FILE *out)
 "                         table 1, all five for table 2\n"
 "  -i, --impls=LIST       implementations to compare (see --list); 'all'\n"
 "                         adds those left out by default (nt-store-loop)\n"
-"  -b, --base=IMPL        base of table 2 (default: memlane-generic, and\n"
+"  -b, --base=IMPL        base of table 2 and of --unit=ratio (default:\n"
+"                         memlane-generic, and\n"
 "                         bytewise-ct for the timingsafe functions, also\n"
 "                         for functions that lack IMPL)\n"
 "  -s, --sizes=LIST       table 1 sizes: N, A-B:STEP (arithmetic),\n"
@@ -67,7 +68,8 @@ static void usage(FILE *out)
 "      --quick            fewer runs and shorter batches (under 30 s)\n"
 "      --format=FMT       table (default), gobench (Go benchmark lines for\n"
 "                         benchstat), csv (one summary line per cell)\n"
-"      --unit=U           table 1 in cycles (default) or ns\n"
+"      --unit=U           table 1 in cycles (default), ns, or ratio (each\n"
+"                         median divided by the --base column's)\n"
 "      --columns=N        table 2: implementations per block (default 3)\n"
 "      --calibrate        measure and print MEMLANE_REP_STOSB_THRESHOLD and\n"
 "                         MEMLANE_NT_THRESHOLD for this CPU\n"
@@ -409,8 +411,10 @@ static void parse_options(int argc, char **argv, struct options *o)
                 o->unit_ns = 0;
             else if (!strcmp(optarg, "ns"))
                 o->unit_ns = 1;
+            else if (!strcmp(optarg, "ratio"))
+                o->unit_ns = 2;
             else
-                bad("--unit must be cycles or ns, not '%s'", optarg);
+                bad("--unit must be cycles, ns or ratio, not '%s'", optarg);
             break;
         case OPT_COLUMNS:
             o->columns = (unsigned)parse_uint("--columns", optarg, 1, BENCH_MAX_IMPLS);
@@ -471,7 +475,7 @@ static void pick_columns(struct result *r, int table)
             r->cols[r->ncols++] = (int)i;
     }
     r->base_col = -1;
-    if (table != 2)
+    if (table != 2 && o->unit_ns != 2)
         return;
     /* A --base this function lacks (libc for the timingsafe rows, say)
      * falls back to the function's default; the table names its base. */

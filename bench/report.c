@@ -221,10 +221,15 @@ static const char *footprint_text(void)
 
 static void table1_human(FILE *out, const struct result *r)
 {
-    int ns = ctx.opt.unit_ns;
-    fprintf(out,
-            "%s: %s per call by size, fixed size%s; median of %u runs\n",
-            r->f->name, ns ? "ns" : "TSC cycles", data_text(r), ctx.opt.runs);
+    int ns = ctx.opt.unit_ns == 1, ratio = ctx.opt.unit_ns == 2 && r->base_col >= 0;
+    char what[96];
+    if (ratio)
+        snprintf(what, sizeof what, "time per call relative to %s",
+                 impl_name(r, (unsigned)r->base_col));
+    else
+        snprintf(what, sizeof what, "%s per call", ns ? "ns" : "TSC cycles");
+    fprintf(out, "%s: %s by size, fixed size%s; median of %u runs\n",
+            r->f->name, what, data_text(r), ctx.opt.runs);
     fprintf(out,
             "  each run times a batch of calls (about %.0f us) between "
             "lfence;rdtsc and rdtscp;lfence\n"
@@ -263,7 +268,17 @@ static void table1_human(FILE *out, const struct result *r)
             }
             struct summary s;
             summarize(ce->v, ce->n, &s);
-            fmt_count(buf, sizeof buf, ns ? tick_ns(s.median) : s.median);
+            if (ratio) {
+                const struct cell *b = cell_at(r, row, (unsigned)r->base_col);
+                struct summary bs;
+                summarize(b->v, b->n, &bs);
+                if (b->supported && b->n && bs.median > 0)
+                    snprintf(buf, sizeof buf, "%.3f", s.median / bs.median);
+                else
+                    snprintf(buf, sizeof buf, "-");
+            } else {
+                fmt_count(buf, sizeof buf, ns ? tick_ns(s.median) : s.median);
+            }
             put_padded(out, buf, w[c], 1);
         }
         fputc('\n', out);

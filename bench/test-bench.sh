@@ -66,6 +66,10 @@ run table2-opts -q --tables=2 -f bcmp,memset -d Short,Uniform512 --data=mismatch
 has '^BcmpUniform512Mismatch '
 has '^MemsetShort '
 has 'base libc'
+run ratio -q --tables=1 -f ts_memcmp --sizes=64,4K --unit=ratio --base=libc-memcmp --runs=2
+has '^timingsafe_memcmp: time per call relative to libc-memcmp by size'
+if awk '$1 == "4K" { for (i = 2; i <= NF; i++) if ($i == "1.000") f = 1 } END { exit !f }' "$tmp/out"; then ok; else
+    no "ratio: the base column is not 1.000"; fi
 run base-fallback -q --tables=2 -f memcmp,ts_bcmp -d Long --base=libc --runs=2
 has '^memcmp, equal inputs: base libc;'
 has '^timingsafe_bcmp, equal inputs: base bytewise-ct;'
