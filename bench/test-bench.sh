@@ -61,8 +61,10 @@ run table1-cmp -q --tables=1 -f memcmp,ts_memcmp --data=both --sizes=0,1,63,4K \
 has '^memcmp: ns per call by size, fixed size, equal inputs'
 has 'inputs differ at one random position'
 has '^timingsafe_memcmp: '
+# A CPU this process may run on (CPU 0 may be outside a container's set).
+cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status 2>/dev/null)
 run table2-opts -q --tables=2 -f bcmp,memset -d Short,Uniform512 --data=mismatch \
-    --runs=3 --batch=2 --base=libc --impls=libc,memlane --columns=1 --cpu=0 --seed=7
+    --runs=3 --batch=2 --base=libc --impls=libc,memlane --columns=1 --cpu=${cpu:-0} --seed=7
 has '^BcmpUniform512Mismatch '
 has '^MemsetShort '
 has 'base libc'
