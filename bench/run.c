@@ -389,8 +389,7 @@ struct cmp_data {
     struct call_list *cl;
     uint32_t *pos;              /* difference of each call, or UINT32_MAX */
     enum data_mode mode;
-    enum dist dist;             /* table 2: layout to draw each round */
-    int table;
+    enum dist dist;             /* table 2: the lengths to draw */
 };
 
 static void undo_mismatches(struct cmp_data *d)
@@ -532,7 +531,7 @@ void measure_table1(struct result *r)
 
         progress("table 1: %s size %zu (%u/%u)", f->name, n, row + 1,
                  r->nrows);
-        struct cmp_data d = {&cl, pos, r->data, DIST_LONG, 1};
+        struct cmp_data d = {&cl, pos, r->data, DIST_LONG};
         fixed_prepare(&d);
         measure_row(r, row, &cl,
                     cmp && r->data == DATA_MISMATCH ? fixed_prepare : NULL, &d);
@@ -617,7 +616,7 @@ void measure_table2(struct result *r)
 
     for (unsigned row = 0; row < r->nrows; row++) {
         enum dist d = r->dists[row];
-        struct cmp_data dd = {&cl, pos, r->data, d, 2};
+        struct cmp_data dd = {&cl, pos, r->data, d};
         cl.count = 0;
         dist_prepare(&dd);
 
