@@ -256,6 +256,14 @@ t_install() {
     grep -qx "Version: $SOVERSION" "$D/usr/lib/pkgconfig/memlane.pc"
 }
 
+# man(1) finds every installed page by name through MANPATH.
+t_man_finds_pages() {
+    for f in $(api_names); do
+        same "$D/usr/share/man/man3/$f.3" "$(MANPATH=$D/usr/share/man man -w 3 "$f")" || return 1
+    done
+    same "$D/usr/share/man/man7/memlane.7" "$(MANPATH=$D/usr/share/man man -w 7 memlane)"
+}
+
 pc() {
     PKG_CONFIG_LIBDIR=$D/usr/lib/pkgconfig PKG_CONFIG_PATH= \
     PKG_CONFIG_SYSROOT_DIR=$D PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 \
@@ -319,6 +327,9 @@ t_install_defaults() {
 
 echo "--- install"
 check "make install DESTDIR=... PREFIX=/usr installs exactly the expected files" t_install
+if command -v man >/dev/null 2>&1; then
+    check "man -w finds the installed pages" t_man_finds_pages
+fi
 if have_tool pkg-config pkgconf; then
     check "pkg-config --cflags --libs memlane (sysroot)" t_pkgconfig_flags
     check "a program built through pkg-config runs on the installed shared library" t_consumer_shared
