@@ -64,7 +64,7 @@ all: $(BUILD)/man/memlane.7
 # ---- install / uninstall ----
 # The benchmark binary is another area's (mk/bench.mk); installed when that
 # area is present.
-BENCH_BIN := $(if $(wildcard mk/bench.mk),$(BUILD)/memlane-bench)
+INSTALL_BENCH := $(if $(wildcard mk/bench.mk),$(BUILD)/memlane-bench)
 
 # ${prefix}-relative paths in memlane.pc where the directory is under PREFIX.
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
@@ -78,17 +78,17 @@ INSTALL_FILES = $(INCLUDEDIR)/memlane.h \
     $(PKGCONFIGDIR)/memlane.pc \
     $(MANDIR)/man7/memlane.7 \
     $(addprefix $(MANDIR)/man3/,$(notdir $(MAN3_PAGES))) \
-    $(if $(BENCH_BIN),$(BINDIR)/memlane-bench)
+    $(if $(INSTALL_BENCH),$(BINDIR)/memlane-bench)
 
 install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
-         $(BUILD)/man/memlane.7 $(BENCH_BIN) memlane.pc.in
+         $(BUILD)/man/memlane.7 $(INSTALL_BENCH) memlane.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|' \
 	    -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
 	    -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' \
 	    -e 's|@VERSION@|$(SOVERSION)|' memlane.pc.in > $(BUILD)/memlane.pc
 	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man3 \
-	    $(DESTDIR)$(MANDIR)/man7 $(if $(BENCH_BIN),$(DESTDIR)$(BINDIR))
+	    $(DESTDIR)$(MANDIR)/man7 $(if $(INSTALL_BENCH),$(DESTDIR)$(BINDIR))
 	$(INSTALL) -m 644 include/memlane.h $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 644 $(BUILD)/libmemlane.a $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 755 $(BUILD)/libmemlane.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/
@@ -98,7 +98,7 @@ install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
 	$(INSTALL) -m 644 $(BUILD)/memlane.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(INSTALL) -m 644 $(BUILD)/man/memlane.7 $(DESTDIR)$(MANDIR)/man7/
 	$(INSTALL) -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
-	$(if $(BENCH_BIN),$(INSTALL) -m 755 $(BENCH_BIN) $(DESTDIR)$(BINDIR)/)
+	$(if $(INSTALL_BENCH),$(INSTALL) -m 755 $(INSTALL_BENCH) $(DESTDIR)$(BINDIR)/)
 
 # Files only: the directories are shared with other packages (as with
 # automake's uninstall).
@@ -106,11 +106,11 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
 
 # ---- tests (part of make test) ----
-test-install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
+test-install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) $(INSTALL_BENCH) \
               $(BUILD)/man/memlane.7
 	+@CC="$(CC)" CFLAGS="$(CFLAGS)" BASE_CFLAGS="$(BASE_CFLAGS)" \
 	    BUILD="$(BUILD)" MAKE="$(MAKE)" SONAME="$(SONAME)" \
-	    SOVERSION="$(SOVERSION)" BENCH_BIN="$(BENCH_BIN)" \
+	    SOVERSION="$(SOVERSION)" INSTALL_BENCH="$(INSTALL_BENCH)" \
 	    sh tests/install/run.sh
 
 test-extra:: test-install

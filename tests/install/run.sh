@@ -13,13 +13,13 @@
 # Ends with "install: N passed, N failed"; exits non-zero on a failure.
 #
 # Environment (set by mk/install.mk): CC CFLAGS BASE_CFLAGS BUILD MAKE
-# SONAME SOVERSION BENCH_BIN.  MEMLANE_REQUIRE_TOOLS=1 turns a missing
+# SONAME SOVERSION INSTALL_BENCH.  MEMLANE_REQUIRE_TOOLS=1 turns a missing
 # tool (pkg-config, groff) from a skip into a failure (CI sets it).
 set -u
 
 : "${CC:=cc}" "${CFLAGS:=-O2 -g}" "${BASE_CFLAGS:=-std=gnu11 -Iinclude -Isrc}"
 : "${BUILD:=build}" "${MAKE:=make}" "${SONAME:=libmemlane.so.0}"
-: "${SOVERSION:=0.1.0}" "${BENCH_BIN:=}" "${MEMLANE_REQUIRE_TOOLS:=}"
+: "${SOVERSION:=0.1.0}" "${INSTALL_BENCH:=}" "${MEMLANE_REQUIRE_TOOLS:=}"
 
 passed=0 failed=0 skipped=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/memlane-install-test.XXXXXX") || exit 2
@@ -236,7 +236,7 @@ expected_files() { # prefix
         echo "$p/lib/pkgconfig/memlane.pc"
         echo "$p/share/man/man7/memlane.7"
         for f in man/*.3; do echo "$p/share/man/man3/${f#man/}"; done
-        [ -n "$BENCH_BIN" ] && echo "$p/bin/memlane-bench"
+        [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench"
         echo ./usr/include/other.h
         echo ./usr/lib/libother.so.1
         echo ./usr/share/man/man3/other.3
