@@ -203,6 +203,17 @@ t_man_table() {
     done
 }
 
+# Every environment variable the library reads is documented in memlane(7).
+t_man_env() {
+    vars=$(grep -rhoE '"MEMLANE_[A-Z0-9_]+"' src | tr -d '"' | sort -u)
+    [ -n "$vars" ] || { echo "no MEMLANE_ variable found in src/"; return 1; }
+    env_section=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$BUILD/man/memlane.7")
+    for v in $vars; do
+        printf '%s\n' "$env_section" | grep -qx "\.B $v" ||
+            { echo "$v is read in src/ but not under ENVIRONMENT in memlane(7)"; return 1; }
+    done
+}
+
 echo "--- man pages"
 if have_tool groff groff-base; then
     check "groff -t -ww -man -z reports problems at all" t_man_lint_catches
@@ -211,6 +222,7 @@ fi
 check "a man3 page for each function of the header" t_man3_per_function
 check "man page synopses match include/memlane.h" t_man_synopses
 check "memlane(7) table matches the compiled variant table" t_man_table
+check "memlane(7) documents every MEMLANE_ variable read in src/" t_man_env
 
 # ============================== install ==============================
 
