@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # CI step for install and use (issue 9).  `make test` has already run the
 # install tests (tests/install/run.sh) with gcc and clang; they skip what
-# needs pkg-config or groff when those are missing.  Here:
-#  1. install pkgconf and groff-base if missing, and then rerun the tests
-#     with every tool required;
+# needs pkg-config, groff or mandoc when those are missing.  Here:
+#  1. install pkgconf, groff-base and mandoc if missing, and then rerun
+#     the tests with every tool required;
 #  2. on a CI machine (CI=true, root, no memlane in /usr/local yet), a real
 #     `make install` into /usr/local: a program built with plain
 #     `pkg-config --cflags --libs memlane` runs with no LD_LIBRARY_PATH,
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 missing=()
-for pkg in pkgconf groff-base; do
+for pkg in pkgconf groff-base mandoc; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then

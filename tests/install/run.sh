@@ -14,7 +14,7 @@
 #
 # Environment (set by mk/install.mk): CC CFLAGS BASE_CFLAGS BUILD MAKE
 # SONAME SOVERSION INSTALL_BENCH.  MEMLANE_REQUIRE_TOOLS=1 turns a missing
-# tool (pkg-config, groff) from a skip into a failure (CI sets it).
+# tool (pkg-config, groff, mandoc) from a skip into a failure (CI sets it).
 set -u
 
 : "${CC:=cc}" "${CFLAGS:=-O2 -g}" "${BASE_CFLAGS:=-std=gnu11 -Iinclude -Isrc}"
@@ -153,6 +153,10 @@ t_man_lint() {
     done
 }
 
+t_mandoc_lint() {
+    mandoc -T lint -W all $MAN_PAGES
+}
+
 # groff must report problems at all: a page with an unknown macro.
 t_man_lint_catches() {
     printf '.TH X 3\n.SH NAME\nx \\- y\n.NOSUCHMACRO\n' > "$T/bad.3"
@@ -218,6 +222,9 @@ echo "--- man pages"
 if have_tool groff groff-base; then
     check "groff -t -ww -man -z reports problems at all" t_man_lint_catches
     check "all pages render without warnings" t_man_lint
+fi
+if have_tool mandoc mandoc; then
+    check "mandoc -T lint -W all: no message on any page" t_mandoc_lint
 fi
 check "a man3 page for each function of the header" t_man3_per_function
 check "man page synopses match include/memlane.h" t_man_synopses
