@@ -304,8 +304,9 @@ static double sample(const struct bench_function *f,
                      unsigned long k, size_t *cursor, double *bytes)
 {
     double t = 0;
+    size_t start = *cursor;
     for (int attempt = 0; attempt < 8; attempt++) {
-        size_t start = *cursor;
+        *cursor = start; /* the same calls: they carry the differences */
         long before = switches();
         t = time_batch(f, im, cl, k, cursor);
         *bytes = batch_bytes(cl, start, k);
