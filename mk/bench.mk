@@ -46,7 +46,9 @@ $(BENCH_BIN): $(BENCH_OBJS) $(BUILD)/libmemlane.a
 bench: all
 	@mkdir -p $(BENCH_OUT)
 	@rm -f $(BENCH_OUT)/*.dat
-	$(BENCH_BIN) --plot-dir=$(BENCH_OUT) $(BENCH_ARGS) | tee $(BENCH_OUT)/tables.txt
+	@# tee for the terminal and the file; the tool's exit status, not tee's
+	{ $(BENCH_BIN) --plot-dir=$(BENCH_OUT) $(BENCH_ARGS); echo $$? > $(BENCH_OUT)/.status; } | tee $(BENCH_OUT)/tables.txt; \
+	    exit $$(cat $(BENCH_OUT)/.status)
 	$(BENCH_BIN) --tables=1 --sizes=64-64M*2 --runs=9 --plot-dir=$(BENCH_OUT) --plot-tag=large $(BENCH_ARGS) > $(BENCH_OUT)/memset-large.txt
 	@cp bench/plot.gp $(BENCH_OUT)/memlane-bench.gp
 	@if command -v $(GNUPLOT) >/dev/null 2>&1; then \
