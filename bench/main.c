@@ -206,16 +206,27 @@ static unsigned long parse_uint(const char *what, const char *s,
     return v;
 }
 
-/* Splits a comma-separated list into a NULL-terminated array. */
+/* Splits a comma-separated list into a NULL-terminated array whose
+ * strings share one block (kept at v[-1]); split_free releases both. */
+static void split_free(char **v)
+{
+    if (v) {
+        free(v[-1]);
+        free(v - 1);
+    }
+}
+
 static char **split(const char *arg, size_t *count)
 {
     char *copy = strdup(arg);
     size_t n = 1;
     for (const char *p = arg; *p; p++)
         n += *p == ',';
-    char **v = calloc(n + 1, sizeof *v);
+    char **v = calloc(n + 2, sizeof *v);
     if (!copy || !v)
         abort();
+    v[0] = copy; /* the block, for split_free */
+    v++;
     size_t k = 0;
     for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
         v[k++] = tok;
@@ -290,6 +301,7 @@ static void parse_options(int argc, char **argv, struct options *o)
                 else
                     bad("unknown table '%s' (1 or 2)", v[i]);
             }
+            split_free(v);
             if (!o->tables)
                 bad("empty --tables");
             break;
@@ -303,9 +315,11 @@ static void parse_options(int argc, char **argv, struct options *o)
                     bad("unknown function '%s'", v[i]);
                 o->funcs[f - bench_function_get(0)] = 1;
             }
+            split_free(v);
             o->funcs_given = 1;
             break;
         case 'i':
+            split_free(o->impls);
             o->impls = split(optarg, &o->nimpls);
             if (!o->nimpls)
                 bad("empty --impls");
@@ -329,6 +343,7 @@ static void parse_options(int argc, char **argv, struct options *o)
                 if (!found)
                     bad("unknown distribution '%s' (Short, Mid, Long, Uniform512)", v[i]);
             }
+            split_free(v);
             if (!o->dists)
                 bad("empty --dists");
             break;
