@@ -1,0 +1,68 @@
+/* memset, SSE2: 16-byte vectors.
+ *
+ *   n                 stores
+ *   0 .. 15           scalar head + tail (8, 4, 2, 1 bytes)
+ *   16 .. 32          2 xmm, head + tail
+ *   33 .. 64          4 xmm, 2 at each end
+ *   65 .. 128         8 xmm, 4 at each end
+ *   > 128             aligned loop, 4 xmm per iteration, 4-xmm tail;
+ *                     (aligned body, unaligned vector at each end)
+ *                     rep stosb / non-temporal above the tunables
+ */
+#include <emmintrin.h>
+
+#include "internal.h"
+#include "tunables.h"
+
+#define MLS_VEC __m128i
+#define MLS_W 16
+#define MLS_STOREU(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define MLS_STOREA(p, v) _mm_store_si128((__m128i *)(void *)(p), (v))
+#define MLS_STORENT(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
+#include "ops_x86_store.h"
+
+/* Out of line, and taking the byte rather than the vector: a vector
+ * argument would make the caller realign its stack and keep a frame on
+ * every path, small sizes included. */
+static __attribute__((noinline)) void *set_large(unsigned char *d, int c,
+                                                 size_t n)
+{
+    const struct ml_memset_tunables *t = ml_memset_tunables();
+    __m128i v = _mm_set1_epi8((char)c);
+    if (n >= t->nt)
+        mls_loop_nt(d, n, v);
+    else if (n >= t->rep_stosb)
+        mls_rep_stosb(d, c, n);
+    else
+        mls_loop_and_tail(d, n, v);
+    return d;
+}
+
+void *memlane_memset_sse2(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+
+    if (n < 16) {
+        ml_set_upto16(d, n, ml_splat8(c));
+        return dst;
+    }
+    __m128i v = _mm_set1_epi8((char)c);
+    if (n <= 32) {
+        mls_head_tail(d, n, v);
+        return dst;
+    }
+    if (n <= 64) {
+        mls_head_tail2(d, n, v);
+        return dst;
+    }
+    if (n <= 128) {
+        mls_head_tail4(d, n, v);
+        return dst;
+    }
+    if (__builtin_expect(n >= ml_memset_tun.special, 0) ||
+        __builtin_expect(!ml_memset_tun_ready, 0))
+        return set_large(d, c, n);
+    else
+        mls_loop_and_tail(d, n, v);
+    return dst;
+}
