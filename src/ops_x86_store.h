@@ -20,7 +20,10 @@
  *                               vectors between, 4 per iteration; n > W
  *   mls_loop_nt(d, n, v)        the same with non-temporal stores for the
  *                               aligned vectors, then sfence; n > W
- *   mls_masked_loop(d, n, v)    (if MLS_MASKED: AVX-512) all stores aligned,
+ *   mls_masked_upto128(d, n, v) (if MLS_MASKED: AVX-512) two masked
+ *                               stores, no branch; 0 <= n <= 128
+ *   mls_masked_lines_upto128    the same with aligned lines, near a page end
+ *   mls_masked_loop(d, n, v)    (if MLS_MASKED) all stores aligned,
  *                               masked first and last lines; n > 64
  *   mls_rep_stosb(d, c, n)      rep stosb
  * Scalar blocks (any level) come first: ml_set_upto16 covers n < 16.
@@ -156,6 +159,38 @@ MLS_INLINE void mls_loop_nt(unsigned char *d, size_t n, MLS_VEC v)
 }
 
 #if defined(MLS_MASKED)
+/*
+ * AVX-512 only: 0 <= n <= 128 with no branch on n: two byte-masked
+ * stores at d and d+64 (the second with an empty mask when n <= 64).
+ * Masked-off bytes are never written and never fault, but a store whose
+ * 64 bytes cross into another page is slow (a page-split store, and a
+ * fault-suppression assist if that page is not writable), so callers
+ * take mls_masked_lines_upto128 when [d, d+128) crosses a page.
+ */
+MLS_INLINE void mls_masked_upto128(unsigned char *d, size_t n, MLS_VEC v)
+{
+    size_t rest = n > 64 ? n - 64 : 0;
+    /* bzhi keeps the low `index` bits, all 64 for 64 <= index < 256. */
+    MLS_STORE_MASKED(d, _bzhi_u64(~0ull, (unsigned)n), v);
+    MLS_STORE_MASKED(d + 64, _bzhi_u64(~0ull, (unsigned)rest), v);
+}
+
+/* The same near a page end: aligned masked stores to just the cache lines
+ * that hold bytes of [d, d+n), so no store crosses a page.  n <= 128. */
+MLS_INLINE void mls_masked_lines_upto128(unsigned char *d, size_t n, MLS_VEC v)
+{
+    if (n == 0)
+        return;
+    unsigned skip = (unsigned)((uintptr_t)d & 63);
+    unsigned char *line = d - skip;
+    size_t end = skip + n;                  /* 1 .. 191 bytes from line */
+    MLS_STORE_MASKED(line, _bzhi_u64(~0ull, (unsigned)(end < 64 ? end : 64)) & (~0ull << skip), v);
+    if (end > 64)
+        MLS_STORE_MASKED(line + 64, _bzhi_u64(~0ull, (unsigned)(end - 64)), v);
+    if (end > 128)
+        MLS_STORE_MASKED(line + 128, _bzhi_u64(~0ull, (unsigned)(end - 128)), v);
+}
+
 /*
  * AVX-512 only: every store aligned.  The first and last cache lines of
  * [d, e) get one masked aligned store each (only the bytes inside

@@ -1,15 +1,18 @@
 /* memset, AVX-512 (F/BW/VL): 64-byte vectors.
  *
- *   n              stores                                      why
- *   0 .. 64        1 masked zmm (bzhi mask), no branch on n    5.7 vs 7.0 cycles for
- *                                                              overlapping xmm/ymm pairs
- *   65 .. 128      2 zmm, head + tail
+ *   n              stores                                   why (Zen 4, docs/memset-tuning.md)
+ *   0 .. 128       2 byte-masked zmm at d, d+64,            no branch on n: the Short and
+ *                  no branch on n                           Mid distributions never mispredict
+ *     near a page  aligned masked lines instead             a page-split store costs ~20 cycles
  *   129 .. 256     4 zmm, 2 at each end
- *   449 .. 512     8 zmm, 4 at each end                        beats 9 aligned lines
- *   257 .. 448,    all aligned: masked first/last line, full   split zmm stores cost
- *   > 512          lines between (4 per iteration)             double on Zen 4
- *   >= threshold   rep stosb / non-temporal (src/tunables.h)
- * Measurements: docs/memset-tuning.md.
+ *   257 .. 512     8 zmm, 4 at each end                     fewer stores than aligned lines
+ *   > 512          all aligned: masked first/last line,     a line-split zmm store costs twice
+ *                  full lines between, 4 per iteration      an aligned one, a page split ~20x
+ *   >= threshold   non-temporal / rep stosb (src/tunables.h)
+ *
+ * The entry point and the path above 128 bytes are separate functions,
+ * each 64-byte aligned, so the common path starts a fetch block and is
+ * not displaced by the rarer code.
  */
 #include <immintrin.h>
 
@@ -24,6 +27,8 @@
 #define MLS_MASKED 1
 #define MLS_STORE_MASKED(p, m, v) _mm512_mask_storeu_epi8((void *)(p), (m), (v))
 #include "ops_x86_store.h"
+
+#define ML_PAGE 4096
 
 /* Out of line, and taking the byte rather than the vector: a vector
  * argument would make the caller realign its stack and keep a frame on
@@ -42,33 +47,41 @@ static __attribute__((noinline)) void *set_large(unsigned char *d, int c,
     return d;
 }
 
-void *memlane_memset_avx512(void *dst, int c, size_t n)
+static __attribute__((noinline)) void *set_page_end(unsigned char *d, int c,
+                                                    size_t n)
 {
-    unsigned char *d = dst;
-    __m512i v = _mm512_set1_epi8((char)c);
+    mls_masked_lines_upto128(d, n, _mm512_set1_epi8((char)c));
+    return d;
+}
 
-    if (n <= 64) {
-        /* bzhi keeps the low n bits; n = 64 keeps all of them.  Masked-off
-         * bytes are never written and never fault. */
-        _mm512_mask_storeu_epi8(d, _bzhi_u64(~0ull, (unsigned)n), v);
-        return dst;
-    }
-    if (n <= 128) {
-        mls_head_tail(d, n, v);
-        return dst;
-    }
+static __attribute__((noinline, aligned(64))) void *set_above128(unsigned char *d,
+                                                                 int c, size_t n)
+{
+    __m512i v = _mm512_set1_epi8((char)c);
     if (n <= 256) {
         mls_head_tail2(d, n, v);
-        return dst;
+        return d;
     }
-    if (n - 449 < 64) {         /* 449 .. 512 */
+    if (n <= 512) {
         mls_head_tail4(d, n, v);
-        return dst;
+        return d;
     }
     if (__builtin_expect(n >= ml_memset_tun.special, 0) ||
         __builtin_expect(!ml_memset_tun_ready, 0))
         return set_large(d, c, n);
-    else
-        mls_masked_loop(d, n, v);
-    return dst;
+    mls_masked_loop(d, n, v);
+    return d;
+}
+
+__attribute__((aligned(64))) void *memlane_memset_avx512(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+
+    if (__builtin_expect(n <= 128, 1)) {
+        if (__builtin_expect(((uintptr_t)d & (ML_PAGE - 1)) > ML_PAGE - 128, 0))
+            return set_page_end(d, c, n);
+        mls_masked_upto128(d, n, _mm512_set1_epi8((char)c));
+        return dst;
+    }
+    return set_above128(d, c, n);
 }
