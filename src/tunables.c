@@ -9,9 +9,9 @@
 #include "cpu.h"
 #include "tunables.h"
 
-/* Until initialised: no rep stosb, no non-temporal stores. */
-struct ml_memset_tunables ml_memset_tun = {
-    ML_THRESHOLD_OFF, ML_THRESHOLD_OFF, ML_THRESHOLD_OFF};
+/* Until initialised: no rep stosb, no non-temporal stores, and every
+ * large memset takes the path that initialises (special = 0). */
+struct ml_memset_tunables ml_memset_tun = {ML_THRESHOLD_OFF, ML_THRESHOLD_OFF, 0};
 int ml_memset_tun_ready;
 
 int ml_parse_size(const char *s, size_t *out)
@@ -88,7 +88,7 @@ static void warn_bad(const char *name, const char *value)
     }
 }
 
-static void apply_env(const char *name, size_t *value)
+static void apply_env(const char *name, size_t *value, int warn)
 {
     const char *s = getenv(name);
     if (!s || !*s)
@@ -96,7 +96,7 @@ static void apply_env(const char *name, size_t *value)
     size_t v;
     if (ml_parse_size(s, &v) == 0)
         *value = v;
-    else
+    else if (warn)
         warn_bad(name, s);
 }
 
@@ -114,23 +114,16 @@ void ml_tunables_init(void)
 
     struct ml_memset_tunables t;
     ml_tunables_defaults(&tc, &t);
-    /* Every thread computes the same values, but only the first one to
-     * get here warns about a malformed variable. */
+    /* Every thread computes the same values (no lock: a signal handler
+     * may get here while its own thread is half-way through), but only
+     * the first one to get here warns about a malformed variable. */
     int first = !__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL);
-    if (first) {
-        apply_env("MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb);
-        apply_env("MEMLANE_NT_THRESHOLD", &t.nt);
-    } else {
-        /* Another thread is applying the environment: wait for it, so
-         * that nobody sees the defaults when the user set something. */
-        while (!__atomic_load_n(&ml_memset_tun_ready, __ATOMIC_ACQUIRE))
-            __asm__ volatile("" ::: "memory");
-        return;
-    }
+    apply_env("MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb, first);
+    apply_env("MEMLANE_NT_THRESHOLD", &t.nt, first);
     t.special = t.rep_stosb < t.nt ? t.rep_stosb : t.nt;
-    ml_memset_tun.rep_stosb = t.rep_stosb;
-    ml_memset_tun.nt = t.nt;
-    ml_memset_tun.special = t.special;
+    __atomic_store_n(&ml_memset_tun.rep_stosb, t.rep_stosb, __ATOMIC_RELAXED);
+    __atomic_store_n(&ml_memset_tun.nt, t.nt, __ATOMIC_RELAXED);
+    __atomic_store_n(&ml_memset_tun.special, t.special, __ATOMIC_RELAXED);
     __atomic_store_n(&ml_memset_tun_ready, 1, __ATOMIC_RELEASE);
 }
 

@@ -18,7 +18,8 @@
 struct ml_memset_tunables {
     size_t rep_stosb;   /* rep stosb for n >= this (and n < nt) */
     size_t nt;          /* non-temporal stores for n >= this */
-    size_t special;     /* min(rep_stosb, nt): the one compare in the hot path */
+    size_t special;     /* min(rep_stosb, nt), 0 until initialised: the one
+                           compare in the hot path */
 };
 
 ML_HIDDEN extern struct ml_memset_tunables ml_memset_tun;
@@ -32,6 +33,13 @@ static inline const struct ml_memset_tunables *ml_memset_tunables(void)
     if (__builtin_expect(!__atomic_load_n(&ml_memset_tun_ready, __ATOMIC_ACQUIRE), 0))
         ml_tunables_init();
     return &ml_memset_tun;
+}
+
+/* Sizes from this one on take the out-of-line path (which initialises the
+ * tunables on its first call). */
+static inline size_t ml_memset_special(void)
+{
+    return __atomic_load_n(&ml_memset_tun.special, __ATOMIC_RELAXED);
 }
 
 /*

@@ -66,8 +66,7 @@ static __attribute__((noinline, aligned(64))) void *set_above128(unsigned char *
         mls_head_tail4(d, n, v);
         return d;
     }
-    if (__builtin_expect(n >= ml_memset_tun.special, 0) ||
-        __builtin_expect(!ml_memset_tun_ready, 0))
+    if (__builtin_expect(n >= ml_memset_special(), 0))
         return set_large(d, c, n);
     mls_masked_loop(d, n, v);
     return d;

@@ -59,8 +59,7 @@ void *memlane_memset_sse2(void *dst, int c, size_t n)
         mls_head_tail4(d, n, v);
         return dst;
     }
-    if (__builtin_expect(n >= ml_memset_tun.special, 0) ||
-        __builtin_expect(!ml_memset_tun_ready, 0))
+    if (__builtin_expect(n >= ml_memset_special(), 0))
         return set_large(d, c, n);
     else
         mls_loop_and_tail(d, n, v);
