@@ -1,9 +1,8 @@
 /* memset, AVX2: 32-byte vectors.
  *
  *   n                 stores
- *   0 .. 15           scalar head + tail (8, 4, 2, 1 bytes)
- *   16 .. 32          2 xmm, head + tail
- *   33 .. 64          2 ymm, head + tail
+ *   0 .. 64           three classes, clamped overlapping stores:
+ *                     1-3 bytes, 4-15 4 dwords, 16-64 4 xmm
  *   65 .. 128         4 ymm, 2 at each end
  *   129 .. 256        8 ymm, 4 at each end
  *   > 256             aligned loop, 4 ymm per iteration, 4-ymm tail;
@@ -43,19 +42,9 @@ void *memlane_memset_avx2(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
 
-    if (n < 16) {
-        ml_set_upto16(d, n, ml_splat8(c));
-        return dst;
-    }
     __m256i v = _mm256_set1_epi8((char)c);
-    if (n <= 32) {
-        __m128i x = _mm256_castsi256_si128(v);
-        _mm_storeu_si128((__m128i *)(void *)d, x);
-        _mm_storeu_si128((__m128i *)(void *)(d + n - 16), x);
-        return dst;
-    }
-    if (n <= 64) {
-        mls_head_tail(d, n, v);
+    if (__builtin_expect(n <= 64, 1)) {
+        ml_set_upto64_sse(d, n, _mm256_castsi256_si128(v));
         return dst;
     }
     if (n <= 128) {

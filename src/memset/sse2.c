@@ -1,9 +1,8 @@
 /* memset, SSE2: 16-byte vectors.
  *
  *   n                 stores
- *   0 .. 15           scalar head + tail (8, 4, 2, 1 bytes)
- *   16 .. 32          2 xmm, head + tail
- *   33 .. 64          4 xmm, 2 at each end
+ *   0 .. 64           three classes, clamped overlapping stores:
+ *                     1-3 bytes, 4-15 4 dwords, 16-64 4 xmm
  *   65 .. 128         8 xmm, 4 at each end
  *   > 128             aligned loop, 4 xmm per iteration, 4-xmm tail;
  *                     (aligned body, unaligned vector at each end)
@@ -42,17 +41,9 @@ void *memlane_memset_sse2(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
 
-    if (n < 16) {
-        ml_set_upto16(d, n, ml_splat8(c));
-        return dst;
-    }
     __m128i v = _mm_set1_epi8((char)c);
-    if (n <= 32) {
-        mls_head_tail(d, n, v);
-        return dst;
-    }
-    if (n <= 64) {
-        mls_head_tail2(d, n, v);
+    if (__builtin_expect(n <= 64, 1)) {
+        ml_set_upto64_sse(d, n, v);
         return dst;
     }
     if (n <= 128) {
