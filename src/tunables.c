@@ -9,6 +9,8 @@
 #include "cpu.h"
 #include "tunables.h"
 
+extern char **environ;
+
 /* Until initialised: no rep stosb, no non-temporal stores, and every
  * large memset takes the path that initialises (special = 0). */
 struct ml_memset_tunables ml_memset_tun = {ML_THRESHOLD_OFF, ML_THRESHOLD_OFF, 0};
@@ -116,10 +118,15 @@ void ml_tunables_init(void)
     ml_tunables_defaults(&tc, &t);
     /* Every thread computes the same values (no lock: a signal handler
      * may get here while its own thread is half-way through), but only
-     * the first one to get here warns about a malformed variable. */
-    int first = !__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL);
-    apply_env("MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb, first);
-    apply_env("MEMLANE_NT_THRESHOLD", &t.nt, first);
+     * the first one to read the environment warns about a malformed
+     * variable.  A memset that comes before libc has set up environ
+     * (the preload drop-in, .preinit_array code) gets the defaults; the
+     * constructor below then reads the variables. */
+    if (__atomic_load_n(&environ, __ATOMIC_RELAXED)) {
+        int first = !__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL);
+        apply_env("MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb, first);
+        apply_env("MEMLANE_NT_THRESHOLD", &t.nt, first);
+    }
     t.special = t.rep_stosb < t.nt ? t.rep_stosb : t.nt;
     __atomic_store_n(&ml_memset_tun.rep_stosb, t.rep_stosb, __ATOMIC_RELAXED);
     __atomic_store_n(&ml_memset_tun.nt, t.nt, __ATOMIC_RELAXED);
@@ -127,9 +134,9 @@ void ml_tunables_init(void)
     __atomic_store_n(&ml_memset_tun_ready, 1, __ATOMIC_RELEASE);
 }
 
-/* At start-up, so that a warning appears then and not mid-run. */
+/* At start-up, so that a warning appears then and not mid-run; always,
+ * so that values computed before environ existed are replaced. */
 __attribute__((constructor)) static void ml_tunables_ctor(void)
 {
-    if (!__atomic_load_n(&ml_memset_tun_ready, __ATOMIC_ACQUIRE))
-        ml_tunables_init();
+    ml_tunables_init();
 }
