@@ -1,8 +1,8 @@
 /* memset, AVX-512 (F/BW/VL): 64-byte vectors.
  *
  *   n              stores                                   why (Zen 4, docs/memset-tuning.md)
- *   0 .. 128       2 byte-masked zmm at d, d+64,            no branch on n: the Short and
- *                  no branch on n                           Mid distributions never mispredict
+ *   0 .. 128       2 byte-masked zmm at d, d+64,            no branch on n: Short and Mid
+ *                  no branch on n                           sizes rarely mispredict
  *     near a page  aligned masked lines instead             a page-split store costs ~20 cycles
  *   129 .. 256     4 zmm, 2 at each end
  *   257 .. 512     8 zmm, 4 at each end                     fewer stores than aligned lines
