@@ -1,0 +1,68 @@
+/*
+ * timingsafe_bcmp, AVX-512 (F/BW/VL): the or of the xors of every 64-byte
+ * block, one vpternlogq per block with the second buffer as its memory
+ * operand, and a single test at the end.  Size classes by n only: one
+ * masked block up to 64 bytes (the mask comes from n; masked-off bytes are
+ * not read), two overlapping blocks up to 128, four up to 256, then a loop
+ * of four blocks per step and the last 256 bytes, overlapping the loop.
+ */
+#include <immintrin.h>
+
+#include "ct.h"
+#include "ct_x86.h"
+#include "internal.h"
+
+static inline __m512i ld(const unsigned char *p)
+{
+    return _mm512_loadu_si512((const void *)p);
+}
+
+/* acc | (a ^ b) in one vpternlogq. */
+static inline __m512i or_xor(__m512i acc, __m512i a, __m512i b)
+{
+    return _mm512_ternarylogic_epi64(acc, a, b, 0xf6);
+}
+
+/* 0 if v is all zero, else 1. */
+static inline int nonzero512(__m512i v)
+{
+    ML_CT_ZBARRIER(v);
+    return (int)ml_ct_nonzero((uint64_t)_mm512_test_epi64_mask(v, v));
+}
+
+int memlane_timingsafe_bcmp_avx512(const void *pa, const void *pb, size_t n)
+{
+    const unsigned char *p = pa, *q = pb;
+
+    if (n <= 64) {
+        if (n == 0)
+            return 0;
+        __mmask64 len = _cvtu64_mask64(~0ull >> (64 - n));
+        return nonzero512(_mm512_xor_si512(_mm512_maskz_loadu_epi8(len, p),
+                                           _mm512_maskz_loadu_epi8(len, q)));
+    }
+    if (n <= 128)
+        return nonzero512(or_xor(_mm512_xor_si512(ld(p), ld(q)),
+                                 ld(p + n - 64), ld(q + n - 64)));
+    if (n <= 256) {
+        __m512i acc0 = or_xor(_mm512_xor_si512(ld(p), ld(q)), ld(p + 64), ld(q + 64));
+        __m512i acc1 = or_xor(_mm512_xor_si512(ld(p + n - 128), ld(q + n - 128)),
+                              ld(p + n - 64), ld(q + n - 64));
+        return nonzero512(_mm512_or_si512(acc0, acc1));
+    }
+
+    /* Two accumulators halve the dependency chain of the vpternlogq's. */
+    __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
+    size_t last = n - 256;
+    for (size_t i = 0; i < last; i += 256) {
+        acc0 = or_xor(acc0, ld(p + i), ld(q + i));
+        acc1 = or_xor(acc1, ld(p + i + 64), ld(q + i + 64));
+        acc0 = or_xor(acc0, ld(p + i + 128), ld(q + i + 128));
+        acc1 = or_xor(acc1, ld(p + i + 192), ld(q + i + 192));
+    }
+    acc0 = or_xor(acc0, ld(p + last), ld(q + last));
+    acc1 = or_xor(acc1, ld(p + last + 64), ld(q + last + 64));
+    acc0 = or_xor(acc0, ld(p + last + 128), ld(q + last + 128));
+    acc1 = or_xor(acc1, ld(p + last + 192), ld(q + last + 192));
+    return nonzero512(_mm512_or_si512(acc0, acc1));
+}

@@ -1,0 +1,106 @@
+/*
+ * timingsafe_memcmp, AVX2.
+ *
+ * Each 64-byte piece gives two 64-bit bit-sets, from vpcmpeqb/vpmaxub and
+ * vpmovmskb: "equal" (bit i: byte i equal) and "less or equal" (a <= b).
+ * The sign of the first difference is whether "less or equal" owns the
+ * lowest clear bit of "equal" (ct_x86.h).  Size classes by n only: scalar
+ * words below 8 bytes; one 16-byte vector composed of the first and last
+ * 8 bytes up to 16; the first and last 16 bytes up to 32; the first and
+ * last 32 bytes up to 64 (the composed sequences: when the head is equal,
+ * the repeated bytes of the tail are equal too, so the first difference of
+ * the composition is the true one).  Above 64 bytes a loop walks the
+ * 64-byte pieces from the end to the start, the last 64 bytes first, and
+ * keeps the bit-sets of every piece that differs with cmov: the piece kept
+ * last is the first that differs.  One sign computation at the end.
+ */
+#include <immintrin.h>
+
+#include "ct.h"
+#include "ct_x86.h"
+#include "internal.h"
+#include "ops_scalar.h"
+
+static inline __m256i ld(const unsigned char *p)
+{
+    return _mm256_loadu_si256((const __m256i *)(const void *)p);
+}
+static inline __m128i ld16(const unsigned char *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+static inline __m128i ld8(const unsigned char *p)
+{
+    return _mm_loadl_epi64((const __m128i *)(const void *)p);
+}
+
+static inline uint64_t eq_bits32(__m256i a, __m256i b)
+{
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b));
+}
+static inline uint64_t le_bits32(__m256i a, __m256i b)
+{
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(a, b), b));
+}
+static inline uint64_t eq_bits16(__m128i a, __m128i b)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
+}
+static inline uint64_t le_bits16(__m128i a, __m128i b)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, b), b));
+}
+
+/* Bit-sets of the 64 bytes p[0..32) ++ p[off..off+32) against q. */
+static inline void piece(const unsigned char *p, const unsigned char *q, size_t off,
+                         uint64_t *eq, uint64_t *le)
+{
+    __m256i a0 = ld(p), b0 = ld(q), a1 = ld(p + off), b1 = ld(q + off);
+    *eq = eq_bits32(a0, b0) | eq_bits32(a1, b1) << 32;
+    *le = le_bits32(a0, b0) | le_bits32(a1, b1) << 32;
+}
+
+int memlane_timingsafe_memcmp_avx2(const void *pa, const void *pb, size_t n)
+{
+    const unsigned char *p = pa, *q = pb;
+    uint64_t eq, le;
+
+    if (n < 8) {
+        if (n == 0)
+            return 0;
+        return (int)(int64_t)ml_ct_cmp_words_le(ml_load_upto8le(p, n),
+                                                ml_load_upto8le(q, n));
+    }
+    if (n <= 32) {
+        __m128i a0, a1, b0, b1;
+        if (n <= 16) {
+            /* movq + punpcklqdq; the barrier keeps gcc from making the
+             * pair a floating-point movhps. */
+            a1 = ld8(p + n - 8), b1 = ld8(q + n - 8);
+            ML_CT_VBARRIER(a1);
+            ML_CT_VBARRIER(b1);
+            a0 = _mm_unpacklo_epi64(ld8(p), a1);
+            b0 = _mm_unpacklo_epi64(ld8(q), b1);
+            eq = eq_bits16(a0, b0);
+            le = le_bits16(a0, b0);
+            return (int)ml_ct_sign_of_masks(eq ^ 0xffff, le);
+        }
+        a0 = ld16(p), a1 = ld16(p + n - 16), b0 = ld16(q), b1 = ld16(q + n - 16);
+        eq = eq_bits16(a0, b0) | eq_bits16(a1, b1) << 16;
+        le = le_bits16(a0, b0) | le_bits16(a1, b1) << 16;
+        return (int)ml_ct_sign_of_masks(eq ^ 0xffffffffu, le);
+    }
+    if (n <= 64) {
+        piece(p, q, n - 32, &eq, &le);
+        return (int)ml_ct_sign_of_masks(~eq, le);
+    }
+
+    piece(p + n - 64, q + n - 64, 32, &eq, &le);
+    for (size_t i = (n - 1) / 64; i-- > 0;) {
+        uint64_t e, l;
+        piece(p + 64 * i, q + 64 * i, 32, &e, &l);
+        ml_ct_cmov2_nz(~e, &eq, e, &le, l);
+    }
+    return (int)ml_ct_sign_of_masks(~eq, le);
+}
