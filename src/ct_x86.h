@@ -37,6 +37,42 @@ static inline int64_t ml_ct_sign_of_masks(uint64_t differ, uint64_t le)
     return (int64_t)ml_ct_nonzero(differ) - 2 * (int64_t)less;
 }
 
+/*
+ * Sign of memcmp from the "greater" (a > b) and "less" (a < b) bit-sets of
+ * 64, 128 or 256 bytes (bit i: byte i; 128-bit halves, low half first).
+ * The two sets are disjoint, so "greater" owns the first difference
+ * exactly when it has a bit below the lowest bit of "less", that is when
+ * g & (l - 1) != 0 with l - 1 taken over the whole width as one integer
+ * (sub/sbb, no lowest-set-bit search).  Symmetrically for "less".  Both
+ * sets empty: 0.
+ */
+typedef unsigned __int128 ml_u128;
+
+static inline uint64_t ml_ct_nonzero128(ml_u128 x)
+{
+    return ml_ct_nonzero((uint64_t)x | (uint64_t)(x >> 64));
+}
+
+static inline int64_t ml_ct_sign_gl64(uint64_t g, uint64_t l)
+{
+    return (int64_t)ml_ct_nonzero(g & (l - 1)) - (int64_t)ml_ct_nonzero(l & (g - 1));
+}
+
+static inline int64_t ml_ct_sign_gl128(ml_u128 g, ml_u128 l)
+{
+    return (int64_t)ml_ct_nonzero128(g & (l - 1)) - (int64_t)ml_ct_nonzero128(l & (g - 1));
+}
+
+static inline int64_t ml_ct_sign_gl256(ml_u128 g_lo, ml_u128 g_hi, ml_u128 l_lo, ml_u128 l_hi)
+{
+    /* the borrow out of the low half of x - 1 is 1 exactly when it is 0 */
+    ml_u128 l_hi_m1 = l_hi - (1 - ml_ct_nonzero128(l_lo));
+    ml_u128 g_hi_m1 = g_hi - (1 - ml_ct_nonzero128(g_lo));
+    ml_u128 g_wins = (g_lo & (l_lo - 1)) | (g_hi & l_hi_m1);
+    ml_u128 l_wins = (l_lo & (g_lo - 1)) | (l_hi & g_hi_m1);
+    return (int64_t)ml_ct_nonzero128(g_wins) - (int64_t)ml_ct_nonzero128(l_wins);
+}
+
 /* first if it is nonzero, else rest: the earlier of two ordered results. */
 static inline int64_t ml_ct_first_nonzero(int64_t first, int64_t rest)
 {

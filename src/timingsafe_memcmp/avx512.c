@@ -30,22 +30,68 @@ static inline __m512i ld(const unsigned char *p)
     return _mm512_loadu_si512((const void *)p);
 }
 
-/* Sign of memcmp over one 64-byte block. */
-static inline __attribute__((always_inline)) int64_t block_sign(__m512i a, __m512i b)
+static inline uint64_t gt_bits(__m512i a, __m512i b)
 {
-    uint64_t differ = _cvtmask64_u64(_mm512_cmpneq_epu8_mask(a, b));
-    uint64_t less = _cvtmask64_u64(_mm512_cmplt_epu8_mask(a, b));
-    return ml_ct_sign_of_masks(differ, less);
+    return _cvtmask64_u64(_mm512_cmpgt_epu8_mask(a, b));
+}
+static inline uint64_t lt_bits(__m512i a, __m512i b)
+{
+    return _cvtmask64_u64(_mm512_cmplt_epu8_mask(a, b));
+}
+static inline ml_u128 pair(uint64_t lo, uint64_t hi)
+{
+    return (ml_u128)hi << 64 | lo;
+}
+
+/*
+ * Several blocks at once are decided per 8-byte word rather than per
+ * byte: the bytes of each 64-bit lane are reversed (vpshufb), so that an
+ * unsigned vpcmpuq of two lanes orders them as memcmp orders their bytes,
+ * and a block gives 8-bit "greater"/"less" sets instead of 64-bit ones.
+ * Four blocks then fit one 32-bit set, built in mask registers
+ * (kshift/kor), and one scalar step decides: two kmovs and a dozen ALU ops
+ * instead of eight kmovs and sixty.
+ */
+static inline __m512i bytes_reversed_per_lane(__m512i v)
+{
+    const __m512i rev = _mm512_set4_epi32(0x08090a0b, 0x0c0d0e0f, 0x00010203, 0x04050607);
+    return _mm512_shuffle_epi8(v, rev);
+}
+
+/* (hi << 8) | lo for 8-bit sets held in mask registers. */
+static inline __mmask32 join8(__mmask8 lo, __mmask8 hi)
+{
+    return _kor_mask32(_kshiftli_mask32((__mmask32)hi, 8), (__mmask32)lo);
+}
+static inline __mmask32 join16(__mmask32 lo, __mmask32 hi)
+{
+    return _kor_mask32(_kshiftli_mask32(hi, 16), lo);
+}
+
+/* Sign of memcmp over the sequence a0 ++ a1 vs b0 ++ b1. */
+static inline int64_t two_sign(__m512i a0, __m512i a1, __m512i b0, __m512i b1)
+{
+    a0 = bytes_reversed_per_lane(a0), a1 = bytes_reversed_per_lane(a1);
+    b0 = bytes_reversed_per_lane(b0), b1 = bytes_reversed_per_lane(b1);
+    __mmask32 g = join8(_mm512_cmpgt_epu64_mask(a0, b0), _mm512_cmpgt_epu64_mask(a1, b1));
+    __mmask32 l = join8(_mm512_cmplt_epu64_mask(a0, b0), _mm512_cmplt_epu64_mask(a1, b1));
+    return ml_ct_sign_gl64(_cvtmask32_u32(g), _cvtmask32_u32(l));
 }
 
 /* Sign of memcmp over the sequence a0 ++ a1 ++ a2 ++ a3 vs b0 ++ ... */
-static inline __attribute__((always_inline)) int64_t group_sign(__m512i a0, __m512i a1, __m512i a2, __m512i a3,
-                                 __m512i b0, __m512i b1, __m512i b2, __m512i b3)
+static inline __attribute__((always_inline)) int64_t
+group_sign(__m512i a0, __m512i a1, __m512i a2, __m512i a3,
+           __m512i b0, __m512i b1, __m512i b2, __m512i b3)
 {
-    int64_t r0 = block_sign(a0, b0), r1 = block_sign(a1, b1);
-    int64_t r2 = block_sign(a2, b2), r3 = block_sign(a3, b3);
-    return ml_ct_first_nonzero(ml_ct_first_nonzero(r0, r1),
-                               ml_ct_first_nonzero(r2, r3));
+    a0 = bytes_reversed_per_lane(a0), a1 = bytes_reversed_per_lane(a1);
+    a2 = bytes_reversed_per_lane(a2), a3 = bytes_reversed_per_lane(a3);
+    b0 = bytes_reversed_per_lane(b0), b1 = bytes_reversed_per_lane(b1);
+    b2 = bytes_reversed_per_lane(b2), b3 = bytes_reversed_per_lane(b3);
+    __mmask32 g = join16(join8(_mm512_cmpgt_epu64_mask(a0, b0), _mm512_cmpgt_epu64_mask(a1, b1)),
+                         join8(_mm512_cmpgt_epu64_mask(a2, b2), _mm512_cmpgt_epu64_mask(a3, b3)));
+    __mmask32 l = join16(join8(_mm512_cmplt_epu64_mask(a0, b0), _mm512_cmplt_epu64_mask(a1, b1)),
+                         join8(_mm512_cmplt_epu64_mask(a2, b2), _mm512_cmplt_epu64_mask(a3, b3)));
+    return ml_ct_sign_gl64(_cvtmask32_u32(g), _cvtmask32_u32(l));
 }
 
 /* y | (a ^ b) in one vpternlogq. */
@@ -62,19 +108,28 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
         if (n == 0)
             return 0;
         __mmask64 len = _cvtu64_mask64(~0ull >> (64 - n));
-        return (int)block_sign(_mm512_maskz_loadu_epi8(len, p),
-                               _mm512_maskz_loadu_epi8(len, q));
+        __m512i a = _mm512_maskz_loadu_epi8(len, p), b = _mm512_maskz_loadu_epi8(len, q);
+        return (int)ml_ct_sign_gl64(gt_bits(a, b), lt_bits(a, b));
     }
     if (n <= 128) {
         /* [0, 64) ++ [n - 64, n): the overlap repeats bytes already
          * compared equal when the head has no difference. */
-        int64_t r0 = block_sign(ld(p), ld(q));
-        int64_t r1 = block_sign(ld(p + n - 64), ld(q + n - 64));
-        return (int)ml_ct_first_nonzero(r0, r1);
+        return (int)two_sign(ld(p), ld(p + n - 64), ld(q), ld(q + n - 64));
     }
     if (n <= 256)
         return (int)group_sign(ld(p), ld(p + 64), ld(p + n - 128), ld(p + n - 64),
                                ld(q), ld(q + 64), ld(q + n - 128), ld(q + n - 64));
+
+    if (n <= 512) {
+        /* Two overlapping groups decided side by side: shorter latency
+         * than a walk of one step. */
+        const unsigned char *pt = p + n - 256, *qt = q + n - 256;
+        int64_t r0 = group_sign(ld(p), ld(p + 64), ld(p + 128), ld(p + 192),
+                                ld(q), ld(q + 64), ld(q + 128), ld(q + 192));
+        int64_t r1 = group_sign(ld(pt), ld(pt + 64), ld(pt + 128), ld(pt + 192),
+                                ld(qt), ld(qt + 64), ld(qt + 128), ld(qt + 192));
+        return (int)ml_ct_first_nonzero(r0, r1);
+    }
 
     /* The last 256 bytes start the walk; nothing to select yet. */
     const unsigned char *pt = p + n - 256, *qt = q + n - 256;
