@@ -25,6 +25,13 @@
 #include "ct_x86.h"
 #include "internal.h"
 
+#define ML_UNROLL _Pragma("GCC unroll 8")
+
+/* Blocks of 64 bytes per group of the loop: the group's vectors and their
+ * saved copies must all fit in the 32 registers. */
+#define GROUP_BLOCKS 4 /* group_sign_lanes takes four */
+#define GROUP (64 * GROUP_BLOCKS)
+
 static inline __m512i ld(const unsigned char *p)
 {
     return _mm512_loadu_si512((const void *)p);
@@ -38,11 +45,6 @@ static inline uint64_t lt_bits(__m512i a, __m512i b)
 {
     return _cvtmask64_u64(_mm512_cmplt_epu8_mask(a, b));
 }
-static inline ml_u128 pair(uint64_t lo, uint64_t hi)
-{
-    return (ml_u128)hi << 64 | lo;
-}
-
 /*
  * Several blocks at once are decided per 8-byte word rather than per
  * byte: the bytes of each 64-bit lane are reversed (vpshufb), so that an
@@ -66,6 +68,16 @@ static inline __mmask32 join8(__mmask8 lo, __mmask8 hi)
 static inline __mmask32 join16(__mmask32 lo, __mmask32 hi)
 {
     return _kor_mask32(_kshiftli_mask32(hi, 16), lo);
+}
+
+/* Per 8-byte lane: a > b, a < b in memcmp's order. */
+static inline __mmask8 gt_lanes(__m512i a, __m512i b)
+{
+    return _mm512_cmpgt_epu64_mask(bytes_reversed_per_lane(a), bytes_reversed_per_lane(b));
+}
+static inline __mmask8 lt_lanes(__m512i a, __m512i b)
+{
+    return _mm512_cmplt_epu64_mask(bytes_reversed_per_lane(a), bytes_reversed_per_lane(b));
 }
 
 /* Sign of memcmp over the sequence a0 ++ a1 vs b0 ++ b1. */
@@ -92,6 +104,29 @@ group_sign(__m512i a0, __m512i a1, __m512i a2, __m512i a3,
     __mmask32 l = join16(join8(_mm512_cmplt_epu64_mask(a0, b0), _mm512_cmplt_epu64_mask(a1, b1)),
                          join8(_mm512_cmplt_epu64_mask(a2, b2), _mm512_cmplt_epu64_mask(a3, b3)));
     return ml_ct_sign_gl64(_cvtmask32_u32(g), _cvtmask32_u32(l));
+}
+
+/* Sign of memcmp over the sequence a0 ++ a1 ++ a2 ++ a3 vs b0 ++ ...,
+ * looking only at the 8-byte lanes in `lanes` (the others count as
+ * equal). */
+static inline __attribute__((always_inline)) int64_t
+group_sign_lanes(__mmask8 lanes, const __m512i *a, const __m512i *b)
+{
+    __mmask32 g = join16(join8(gt_lanes(a[0], b[0]), gt_lanes(a[1], b[1])),
+                         join8(gt_lanes(a[2], b[2]), gt_lanes(a[3], b[3])));
+    __mmask32 l = join16(join8(lt_lanes(a[0], b[0]), lt_lanes(a[1], b[1])),
+                         join8(lt_lanes(a[2], b[2]), lt_lanes(a[3], b[3])));
+    __mmask32 every = join16(join8(lanes, lanes), join8(lanes, lanes));
+    return ml_ct_sign_gl64(_cvtmask32_u32(_kand_mask32(g, every)),
+                           _cvtmask32_u32(_kand_mask32(l, every)));
+}
+
+/* Every lane set to the smallest lane of v (unsigned). */
+static inline __m512i min_of_lanes(__m512i v)
+{
+    v = _mm512_min_epu64(v, _mm512_shuffle_i64x2(v, v, 0x4e)); /* 256-bit halves */
+    v = _mm512_min_epu64(v, _mm512_shuffle_i64x2(v, v, 0xb1)); /* 128-bit quarters */
+    return _mm512_min_epu64(v, _mm512_shuffle_epi32(v, 0x4e)); /* 64-bit lanes */
 }
 
 /* y | (a ^ b) in one vpternlogq. */
@@ -131,37 +166,50 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
         return (int)ml_ct_first_nonzero(r0, r1);
     }
 
-    /* The last 256 bytes start the walk; nothing to select yet. */
-    const unsigned char *pt = p + n - 256, *qt = q + n - 256;
-    __m512i sa0 = ld(pt), sa1 = ld(pt + 64), sa2 = ld(pt + 128), sa3 = ld(pt + 192);
-    __m512i sb0 = ld(qt), sb1 = ld(qt + 64), sb2 = ld(qt + 128), sb3 = ld(qt + 192);
-
-    for (size_t i = (n - 1) / 256; i-- > 0;) {
-        const unsigned char *pg = p + 256 * i, *qg = q + 256 * i;
-        __m512i a0 = ld(pg), a1 = ld(pg + 64), a2 = ld(pg + 128), a3 = ld(pg + 192);
-        __m512i b0 = ld(qg), b1 = ld(qg + 64), b2 = ld(qg + 128), b3 = ld(qg + 192);
-#if !defined(__clang__)
-        /* In registers: else gcc reloads them as masked loads, whose mask
-         * would depend on the bytes.  (Not for clang, which keeps them in
-         * registers anyway, and after an empty asm would pick the
-         * floating-point vmovups for the loads.) */
-        ML_CT_ZBARRIER(a0); ML_CT_ZBARRIER(a1); ML_CT_ZBARRIER(a2); ML_CT_ZBARRIER(a3);
-        ML_CT_ZBARRIER(b0); ML_CT_ZBARRIER(b1); ML_CT_ZBARRIER(b2); ML_CT_ZBARRIER(b3);
-#endif
-        __m512i y = _mm512_xor_si512(a0, b0);
-        y = or_xor(y, a1, b1);
-        y = or_xor(y, a2, b2);
-        y = or_xor(y, a3, b3);
-        uint32_t lanes = (uint32_t)_mm512_test_epi64_mask(y, y);
-        __mmask8 take = (__mmask8)ml_ct_mask32_nonzero(lanes);
-        sa0 = _mm512_mask_mov_epi64(sa0, take, a0);
-        sa1 = _mm512_mask_mov_epi64(sa1, take, a1);
-        sa2 = _mm512_mask_mov_epi64(sa2, take, a2);
-        sa3 = _mm512_mask_mov_epi64(sa3, take, a3);
-        sb0 = _mm512_mask_mov_epi64(sb0, take, b0);
-        sb1 = _mm512_mask_mov_epi64(sb1, take, b1);
-        sb2 = _mm512_mask_mov_epi64(sb2, take, b2);
-        sb3 = _mm512_mask_mov_epi64(sb3, take, b3);
+    /* The last GROUP bytes start the walk: every lane holds them. */
+    size_t groups = (n - 1) / GROUP; /* whole groups before the last one */
+    __m512i sa[GROUP_BLOCKS], sb[GROUP_BLOCKS];
+    ML_UNROLL
+    for (int k = 0; k < GROUP_BLOCKS; k++) {
+        sa[k] = ld(p + n - GROUP + 64 * k);
+        sb[k] = ld(q + n - GROUP + 64 * k);
     }
-    return (int)group_sign(sa0, sa1, sa2, sa3, sb0, sb1, sb2, sb3);
+    __m512i group_of_lane = _mm512_set1_epi64((long long)groups);
+    __m512i group = group_of_lane, one = _mm512_set1_epi64(1);
+
+    for (size_t i = groups; i-- > 0;) {
+        const unsigned char *pg = p + GROUP * i, *qg = q + GROUP * i;
+        __m512i a[GROUP_BLOCKS], b[GROUP_BLOCKS], y;
+        ML_UNROLL
+        for (int k = 0; k < GROUP_BLOCKS; k++) {
+            a[k] = ld(pg + 64 * k);
+            b[k] = ld(qg + 64 * k);
+#if !defined(__clang__)
+            /* In registers: else gcc reloads them as masked loads, whose
+             * mask would depend on the bytes.  (Not for clang, which keeps
+             * them in registers anyway, and after an empty asm would pick
+             * the floating-point vmovups for the loads.) */
+            ML_CT_ZBARRIER(a[k]);
+            ML_CT_ZBARRIER(b[k]);
+#endif
+        }
+        y = _mm512_xor_si512(a[0], b[0]);
+        ML_UNROLL
+        for (int k = 1; k < GROUP_BLOCKS; k++)
+            y = or_xor(y, a[k], b[k]);
+        __mmask8 differ = _mm512_test_epi64_mask(y, y);
+        group = _mm512_sub_epi64(group, one);
+        ML_UNROLL
+        for (int k = 0; k < GROUP_BLOCKS; k++) {
+            sa[k] = _mm512_mask_mov_epi64(sa[k], differ, a[k]);
+            sb[k] = _mm512_mask_mov_epi64(sb[k], differ, b[k]);
+        }
+        group_of_lane = _mm512_mask_mov_epi64(group_of_lane, differ, group);
+    }
+
+    /* The first group that differs is the smallest group number of any
+     * lane; lanes saved from later groups were equal in it. */
+    __m512i first = min_of_lanes(group_of_lane);
+    __mmask8 lanes = _mm512_cmpeq_epu64_mask(group_of_lane, first);
+    return (int)group_sign_lanes(lanes, sa, sb);
 }
