@@ -95,6 +95,12 @@ static inline void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new,
             : "cc");
 }
 
+/* *d = d_new if cond != 0, else unchanged (test + cmovnz, as above). */
+static inline void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
+{
+    __asm__("test %1, %1\n\tcmovnz %2, %0" : "+r"(*d) : "r"(cond), "r"(d_new) : "cc");
+}
+
 /* All ones if w != 0, else 0, as a 32-bit mask (for kmov). */
 static inline uint32_t ml_ct_mask32_nonzero(uint64_t w)
 {

@@ -9,10 +9,18 @@
  * 8 bytes up to 16; the first and last 16 bytes up to 32; the first and
  * last 32 bytes up to 64 (the composed sequences: when the head is equal,
  * the repeated bytes of the tail are equal too, so the first difference of
- * the composition is the true one).  Above 64 bytes a loop walks the
- * 64-byte pieces from the end to the start, the last 64 bytes first, and
- * keeps the bit-sets of every piece that differs with cmov: the piece kept
- * last is the first that differs.  One sign computation at the end.
+ * the composition is the true one).
+ *
+ * Above 64 bytes a loop walks the 64-byte pieces from the end to the
+ * start, the last 64 bytes first.  Per piece it only xors, ors the two
+ * xors and asks which 8-byte lanes differ (vpcmpeqq against zero); with
+ * that vector as the blend mask, vpblendvb keeps the piece's bytes in the
+ * lanes that differ (lane by lane, no round trip through a general
+ * register), and one vpmovmskb + cmov remembers which lanes the last
+ * differing piece had.  Walking backwards, those are the lanes of the
+ * first piece that differs, and they hold its bytes; the other lanes hold
+ * later pieces, which were equal in it there, and are masked out.  The
+ * bit-sets and the sign are computed once, at the end.
  */
 #include <immintrin.h>
 
@@ -76,10 +84,13 @@ int memlane_timingsafe_memcmp_avx2(const void *pa, const void *pb, size_t n)
         __m128i a0, a1, b0, b1;
         if (n <= 16) {
             /* movq + punpcklqdq; the barrier keeps gcc from making the
-             * pair a floating-point movhps. */
+             * pair a floating-point movhps (clang, after it, would load
+             * with a floating-point movsd instead). */
             a1 = ld8(p + n - 8), b1 = ld8(q + n - 8);
+#if !defined(__clang__)
             ML_CT_VBARRIER(a1);
             ML_CT_VBARRIER(b1);
+#endif
             a0 = _mm_unpacklo_epi64(ld8(p), a1);
             b0 = _mm_unpacklo_epi64(ld8(q), b1);
             eq = eq_bits16(a0, b0);
@@ -96,11 +107,29 @@ int memlane_timingsafe_memcmp_avx2(const void *pa, const void *pb, size_t n)
         return (int)ml_ct_sign_of_masks(~eq, le);
     }
 
-    piece(p + n - 64, q + n - 64, 32, &eq, &le);
+    /* The last 64 bytes start the walk: every lane holds them. */
+    __m256i sa0 = ld(p + n - 64), sa1 = ld(p + n - 32);
+    __m256i sb0 = ld(q + n - 64), sb1 = ld(q + n - 32);
+    uint64_t lanes = 0xffffffffu;
+    const __m256i zero = _mm256_setzero_si256();
+
     for (size_t i = (n - 1) / 64; i-- > 0;) {
-        uint64_t e, l;
-        piece(p + 64 * i, q + 64 * i, 32, &e, &l);
-        ml_ct_cmov2_nz(~e, &eq, e, &le, l);
+        const unsigned char *pg = p + 64 * i, *qg = q + 64 * i;
+        __m256i a0 = ld(pg), a1 = ld(pg + 32), b0 = ld(qg), b1 = ld(qg + 32);
+        __m256i y = _mm256_or_si256(_mm256_xor_si256(a0, b0), _mm256_xor_si256(a1, b1));
+        /* all ones in the 8-byte lanes where this piece has no difference */
+        __m256i same = _mm256_cmpeq_epi64(y, zero);
+        ML_CT_VBARRIER(same);
+        sa0 = _mm256_blendv_epi8(a0, sa0, same);
+        sa1 = _mm256_blendv_epi8(a1, sa1, same);
+        sb0 = _mm256_blendv_epi8(b0, sb0, same);
+        sb1 = _mm256_blendv_epi8(b1, sb1, same);
+        uint64_t differ = (uint32_t)~_mm256_movemask_epi8(same);
+        ml_ct_cmov_nz(differ, &lanes, differ);
     }
-    return (int)ml_ct_sign_of_masks(~eq, le);
+    /* Lanes saved from later pieces were equal in the first piece that
+     * differs: count them as equal. */
+    eq = eq_bits32(sa0, sb0) | eq_bits32(sa1, sb1) << 32;
+    le = le_bits32(sa0, sb0) | le_bits32(sa1, sb1) << 32;
+    return (int)ml_ct_sign_of_masks(~eq & (lanes | lanes << 32), le);
 }

@@ -65,10 +65,13 @@ int memlane_timingsafe_memcmp_sse2(const void *pa, const void *pb, size_t n)
         __m128i a0, a1, b0, b1;
         if (n <= 16) {
             /* movq + punpcklqdq; the barrier keeps gcc from making the
-             * pair a floating-point movhps. */
+             * pair a floating-point movhps (clang, after it, would load
+             * with a floating-point movsd instead). */
             a1 = ld8(p + n - 8), b1 = ld8(q + n - 8);
+#if !defined(__clang__)
             ML_CT_VBARRIER(a1);
             ML_CT_VBARRIER(b1);
+#endif
             a0 = _mm_unpacklo_epi64(ld8(p), a1);
             b0 = _mm_unpacklo_epi64(ld8(q), b1);
             return (int)ml_ct_sign_of_masks(eq_bits(a0, b0) ^ 0xffff, le_bits(a0, b0));
