@@ -80,30 +80,58 @@ static inline __mmask8 lt_lanes(__m512i a, __m512i b)
     return _mm512_cmplt_epu64_mask(bytes_reversed_per_lane(a), bytes_reversed_per_lane(b));
 }
 
-/* Sign of memcmp over the sequence a0 ++ a1 vs b0 ++ b1. */
-static inline int64_t two_sign(__m512i a0, __m512i a1, __m512i b0, __m512i b1)
+/* "greater"/"less" sets of up to four blocks, 8 bits each, block 0
+ * lowest, joined as a tree (a chain of kshift/kor is slower). */
+static inline __attribute__((always_inline)) void
+sets4(const unsigned char *p, const unsigned char *q, const size_t *off, int count,
+      uint32_t *g, uint32_t *l)
 {
-    a0 = bytes_reversed_per_lane(a0), a1 = bytes_reversed_per_lane(a1);
-    b0 = bytes_reversed_per_lane(b0), b1 = bytes_reversed_per_lane(b1);
-    __mmask32 g = join8(_mm512_cmpgt_epu64_mask(a0, b0), _mm512_cmpgt_epu64_mask(a1, b1));
-    __mmask32 l = join8(_mm512_cmplt_epu64_mask(a0, b0), _mm512_cmplt_epu64_mask(a1, b1));
-    return ml_ct_sign_gl64(_cvtmask32_u32(g), _cvtmask32_u32(l));
+    __mmask8 gk[4], lk[4];
+    ML_UNROLL
+    for (int k = 0; k < count; k++) {
+        __m512i a = ld(p + off[k]), b = ld(q + off[k]);
+        gk[k] = gt_lanes(a, b);
+        lk[k] = lt_lanes(a, b);
+    }
+    __mmask32 gm, lm;
+    if (count == 1) {
+        gm = gk[0], lm = lk[0];
+    } else if (count == 2) {
+        gm = join8(gk[0], gk[1]), lm = join8(lk[0], lk[1]);
+    } else if (count == 3) {
+        gm = join16(join8(gk[0], gk[1]), gk[2]);
+        lm = join16(join8(lk[0], lk[1]), lk[2]);
+    } else {
+        /* two halves through general registers: shorter than a second
+         * level of kshift/kor */
+        *g = _cvtmask32_u32(join8(gk[0], gk[1])) | _cvtmask32_u32(join8(gk[2], gk[3])) << 16;
+        *l = _cvtmask32_u32(join8(lk[0], lk[1])) | _cvtmask32_u32(join8(lk[2], lk[3])) << 16;
+        return;
+    }
+    *g = _cvtmask32_u32(gm);
+    *l = _cvtmask32_u32(lm);
 }
 
-/* Sign of memcmp over the sequence a0 ++ a1 ++ a2 ++ a3 vs b0 ++ ... */
+/*
+ * Sign of memcmp over 64 < n <= 512 bytes, as `count` = ceil(n / 64)
+ * blocks: at 0, 64, ..., and the last one at n - 64, overlapping the one
+ * before it (when the earlier blocks are equal, the repeated bytes are
+ * equal too, so the first difference of the sequence of blocks is the
+ * true one).  One 8-bit set per block, all in one 64-bit integer.
+ */
 static inline __attribute__((always_inline)) int64_t
-group_sign(__m512i a0, __m512i a1, __m512i a2, __m512i a3,
-           __m512i b0, __m512i b1, __m512i b2, __m512i b3)
+span_sign(const unsigned char *p, const unsigned char *q, size_t n, int count)
 {
-    a0 = bytes_reversed_per_lane(a0), a1 = bytes_reversed_per_lane(a1);
-    a2 = bytes_reversed_per_lane(a2), a3 = bytes_reversed_per_lane(a3);
-    b0 = bytes_reversed_per_lane(b0), b1 = bytes_reversed_per_lane(b1);
-    b2 = bytes_reversed_per_lane(b2), b3 = bytes_reversed_per_lane(b3);
-    __mmask32 g = join16(join8(_mm512_cmpgt_epu64_mask(a0, b0), _mm512_cmpgt_epu64_mask(a1, b1)),
-                         join8(_mm512_cmpgt_epu64_mask(a2, b2), _mm512_cmpgt_epu64_mask(a3, b3)));
-    __mmask32 l = join16(join8(_mm512_cmplt_epu64_mask(a0, b0), _mm512_cmplt_epu64_mask(a1, b1)),
-                         join8(_mm512_cmplt_epu64_mask(a2, b2), _mm512_cmplt_epu64_mask(a3, b3)));
-    return ml_ct_sign_gl64(_cvtmask32_u32(g), _cvtmask32_u32(l));
+    size_t off[8];
+    ML_UNROLL
+    for (int k = 0; k < count - 1; k++)
+        off[k] = 64 * (size_t)k;
+    off[count - 1] = n - 64;
+    uint32_t g_lo, l_lo, g_hi = 0, l_hi = 0;
+    sets4(p, q, off, count < 4 ? count : 4, &g_lo, &l_lo);
+    if (count > 4)
+        sets4(p, q, off + 4, count - 4, &g_hi, &l_hi);
+    return ml_ct_sign_gl64(g_lo | (uint64_t)g_hi << 32, l_lo | (uint64_t)l_hi << 32);
 }
 
 /* Sign of memcmp over the sequence a0 ++ a1 ++ a2 ++ a3 vs b0 ++ ...,
@@ -112,13 +140,12 @@ group_sign(__m512i a0, __m512i a1, __m512i a2, __m512i a3,
 static inline __attribute__((always_inline)) int64_t
 group_sign_lanes(__mmask8 lanes, const __m512i *a, const __m512i *b)
 {
-    __mmask32 g = join16(join8(gt_lanes(a[0], b[0]), gt_lanes(a[1], b[1])),
-                         join8(gt_lanes(a[2], b[2]), gt_lanes(a[3], b[3])));
-    __mmask32 l = join16(join8(lt_lanes(a[0], b[0]), lt_lanes(a[1], b[1])),
-                         join8(lt_lanes(a[2], b[2]), lt_lanes(a[3], b[3])));
-    __mmask32 every = join16(join8(lanes, lanes), join8(lanes, lanes));
-    return ml_ct_sign_gl64(_cvtmask32_u32(_kand_mask32(g, every)),
-                           _cvtmask32_u32(_kand_mask32(l, every)));
+    uint32_t g = _cvtmask32_u32(join8(gt_lanes(a[0], b[0]), gt_lanes(a[1], b[1]))) |
+                 _cvtmask32_u32(join8(gt_lanes(a[2], b[2]), gt_lanes(a[3], b[3]))) << 16;
+    uint32_t l = _cvtmask32_u32(join8(lt_lanes(a[0], b[0]), lt_lanes(a[1], b[1]))) |
+                 _cvtmask32_u32(join8(lt_lanes(a[2], b[2]), lt_lanes(a[3], b[3]))) << 16;
+    uint32_t every = _cvtmask32_u32((__mmask32)lanes) * 0x01010101u;
+    return ml_ct_sign_gl64(g & every, l & every);
 }
 
 /* Every lane set to the smallest lane of v (unsigned). */
@@ -146,25 +173,21 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
         __m512i a = _mm512_maskz_loadu_epi8(len, p), b = _mm512_maskz_loadu_epi8(len, q);
         return (int)ml_ct_sign_gl64(gt_bits(a, b), lt_bits(a, b));
     }
-    if (n <= 128) {
-        /* [0, 64) ++ [n - 64, n): the overlap repeats bytes already
-         * compared equal when the head has no difference. */
-        return (int)two_sign(ld(p), ld(p + n - 64), ld(q), ld(q + n - 64));
-    }
+    /* if-chain, not a switch: no jump table (an indirect jump) */
+    if (n <= 128)
+        return (int)span_sign(p, q, n, 2);
+    if (n <= 192)
+        return (int)span_sign(p, q, n, 3);
     if (n <= 256)
-        return (int)group_sign(ld(p), ld(p + 64), ld(p + n - 128), ld(p + n - 64),
-                               ld(q), ld(q + 64), ld(q + n - 128), ld(q + n - 64));
-
-    if (n <= 512) {
-        /* Two overlapping groups decided side by side: shorter latency
-         * than a walk of one step. */
-        const unsigned char *pt = p + n - 256, *qt = q + n - 256;
-        int64_t r0 = group_sign(ld(p), ld(p + 64), ld(p + 128), ld(p + 192),
-                                ld(q), ld(q + 64), ld(q + 128), ld(q + 192));
-        int64_t r1 = group_sign(ld(pt), ld(pt + 64), ld(pt + 128), ld(pt + 192),
-                                ld(qt), ld(qt + 64), ld(qt + 128), ld(qt + 192));
-        return (int)ml_ct_first_nonzero(r0, r1);
-    }
+        return (int)span_sign(p, q, n, 4);
+    if (n <= 320)
+        return (int)span_sign(p, q, n, 5);
+    if (n <= 384)
+        return (int)span_sign(p, q, n, 6);
+    if (n <= 448)
+        return (int)span_sign(p, q, n, 7);
+    if (n <= 512)
+        return (int)span_sign(p, q, n, 8);
 
     /* The last GROUP bytes start the walk: every lane holds them. */
     size_t groups = (n - 1) / GROUP; /* whole groups before the last one */
