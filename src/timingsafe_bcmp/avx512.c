@@ -4,7 +4,7 @@
  * operand, and a single test at the end.  Size classes by n only: one
  * masked block up to 64 bytes (the mask comes from n; masked-off bytes are
  * not read), two overlapping blocks up to 128, four up to 256, then a loop
- * of four blocks per step and the last 256 bytes, overlapping the loop.
+ * of four blocks per step and one to four blocks for the rest.
  */
 #include <immintrin.h>
 
@@ -51,18 +51,25 @@ int memlane_timingsafe_bcmp_avx512(const void *pa, const void *pb, size_t n)
         return nonzero512(_mm512_or_si512(acc0, acc1));
     }
 
-    /* Two accumulators halve the dependency chain of the vpternlogq's. */
+    /* Two accumulators halve the dependency chain of the vpternlogq's.
+     * The loop covers whole 256-byte steps that end before n; the rest,
+     * 1 to 256 bytes, is covered by as many blocks as it needs, the last
+     * one ending at n (overlapping the loop). */
     __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
-    size_t last = n - 256;
-    for (size_t i = 0; i < last; i += 256) {
+    size_t i = 0;
+    for (; i + 256 < n; i += 256) {
         acc0 = or_xor(acc0, ld(p + i), ld(q + i));
         acc1 = or_xor(acc1, ld(p + i + 64), ld(q + i + 64));
         acc0 = or_xor(acc0, ld(p + i + 128), ld(q + i + 128));
         acc1 = or_xor(acc1, ld(p + i + 192), ld(q + i + 192));
     }
-    acc0 = or_xor(acc0, ld(p + last), ld(q + last));
-    acc1 = or_xor(acc1, ld(p + last + 64), ld(q + last + 64));
-    acc0 = or_xor(acc0, ld(p + last + 128), ld(q + last + 128));
-    acc1 = or_xor(acc1, ld(p + last + 192), ld(q + last + 192));
+    size_t rest = n - i;
+    acc0 = or_xor(acc0, ld(p + n - 64), ld(q + n - 64));
+    if (rest > 64)
+        acc1 = or_xor(acc1, ld(p + n - 128), ld(q + n - 128));
+    if (rest > 128)
+        acc0 = or_xor(acc0, ld(p + n - 192), ld(q + n - 192));
+    if (rest > 192)
+        acc1 = or_xor(acc1, ld(p + n - 256), ld(q + n - 256));
     return nonzero512(_mm512_or_si512(acc0, acc1));
 }
