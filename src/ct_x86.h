@@ -26,11 +26,16 @@
 
 #include "ct.h"
 
+/* Every helper of the timingsafe variants is inlined at every -O level:
+ * a call would be a call inside a timingsafe variant (check 1 fails it),
+ * and at -Os gcc otherwise keeps small static functions out of line. */
+#define ML_CT_INLINE static inline __attribute__((__always_inline__))
+
 /*
  * Sign of memcmp over one (possibly composed) sequence of up to 64 bytes,
  * from its "differ" bit-set and a "less than or equal" bit-set: -1, 0 or 1.
  */
-static inline int64_t ml_ct_sign_of_masks(uint64_t differ, uint64_t le)
+ML_CT_INLINE int64_t ml_ct_sign_of_masks(uint64_t differ, uint64_t le)
 {
     uint64_t first = differ & ml_ct_barrier(0 - differ); /* not blsi */
     uint64_t less = ml_ct_nonzero(first & le);
@@ -48,22 +53,22 @@ static inline int64_t ml_ct_sign_of_masks(uint64_t differ, uint64_t le)
  */
 typedef unsigned __int128 ml_u128;
 
-static inline uint64_t ml_ct_nonzero128(ml_u128 x)
+ML_CT_INLINE uint64_t ml_ct_nonzero128(ml_u128 x)
 {
     return ml_ct_nonzero((uint64_t)x | (uint64_t)(x >> 64));
 }
 
-static inline int64_t ml_ct_sign_gl64(uint64_t g, uint64_t l)
+ML_CT_INLINE int64_t ml_ct_sign_gl64(uint64_t g, uint64_t l)
 {
     return (int64_t)ml_ct_nonzero(g & (l - 1)) - (int64_t)ml_ct_nonzero(l & (g - 1));
 }
 
-static inline int64_t ml_ct_sign_gl128(ml_u128 g, ml_u128 l)
+ML_CT_INLINE int64_t ml_ct_sign_gl128(ml_u128 g, ml_u128 l)
 {
     return (int64_t)ml_ct_nonzero128(g & (l - 1)) - (int64_t)ml_ct_nonzero128(l & (g - 1));
 }
 
-static inline int64_t ml_ct_sign_gl256(ml_u128 g_lo, ml_u128 g_hi, ml_u128 l_lo, ml_u128 l_hi)
+ML_CT_INLINE int64_t ml_ct_sign_gl256(ml_u128 g_lo, ml_u128 g_hi, ml_u128 l_lo, ml_u128 l_hi)
 {
     /* the borrow out of the low half of x - 1 is 1 exactly when it is 0 */
     ml_u128 l_hi_m1 = l_hi - (1 - ml_ct_nonzero128(l_lo));
@@ -74,7 +79,7 @@ static inline int64_t ml_ct_sign_gl256(ml_u128 g_lo, ml_u128 g_hi, ml_u128 l_lo,
 }
 
 /* first if it is nonzero, else rest: the earlier of two ordered results. */
-static inline int64_t ml_ct_first_nonzero(int64_t first, int64_t rest)
+ML_CT_INLINE int64_t ml_ct_first_nonzero(int64_t first, int64_t rest)
 {
     uint64_t m = ml_ct_mask_nonzero((uint64_t)first);
     return (int64_t)(((uint64_t)first & m) | ((uint64_t)rest & ~m));
@@ -86,7 +91,7 @@ static inline int64_t ml_ct_first_nonzero(int64_t first, int64_t rest)
  * may compile ?: to a branch, and the and/andn/or form costs three times
  * the instructions in the loops that select once per 64 bytes.
  */
-static inline void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new,
+ML_CT_INLINE void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new,
                                   uint64_t *l, uint64_t l_new)
 {
     __asm__("test %2, %2\n\tcmovnz %3, %0\n\tcmovnz %4, %1"
@@ -96,13 +101,13 @@ static inline void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new,
 }
 
 /* *d = d_new if cond != 0, else unchanged (test + cmovnz, as above). */
-static inline void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
+ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
 {
     __asm__("test %1, %1\n\tcmovnz %2, %0" : "+r"(*d) : "r"(cond), "r"(d_new) : "cc");
 }
 
 /* All ones if w != 0, else 0, as a 32-bit mask (for kmov). */
-static inline uint32_t ml_ct_mask32_nonzero(uint64_t w)
+ML_CT_INLINE uint32_t ml_ct_mask32_nonzero(uint64_t w)
 {
     return (uint32_t)ml_ct_mask_nonzero(w);
 }

@@ -13,16 +13,16 @@
 #include "internal.h"
 #include "ops_scalar.h"
 
-static inline __m256i ld(const unsigned char *p)
+ML_CT_INLINE __m256i ld(const unsigned char *p)
 {
     return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
-static inline __m128i ld16(const unsigned char *p)
+ML_CT_INLINE __m128i ld16(const unsigned char *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-static inline __m256i xor2(const unsigned char *p, const unsigned char *q)
+ML_CT_INLINE __m256i xor2(const unsigned char *p, const unsigned char *q)
 {
     return _mm256_xor_si256(ld(p), ld(q));
 }
@@ -30,7 +30,7 @@ static inline __m256i xor2(const unsigned char *p, const unsigned char *q)
 /* 0 if v is all zero, else 1.  vpcmpeqb/vpmovmskb rather than vptest:
  * with only domain-neutral consumers clang picks the floating-point forms
  * (vxorps, vorps) for the whole chain, which are not on the list. */
-static inline int nonzero256(__m256i v)
+ML_CT_INLINE int nonzero256(__m256i v)
 {
     uint32_t zero_bytes = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
     return (int)ml_ct_nonzero(ml_ct_barrier(zero_bytes ^ 0xffffffffu));

@@ -12,28 +12,28 @@
 #include "ct_x86.h"
 #include "internal.h"
 
-static inline __m512i ld(const unsigned char *p)
+ML_CT_INLINE __m512i ld(const unsigned char *p)
 {
     return _mm512_loadu_si512((const void *)p);
 }
 
-static inline __m256i ld32(const unsigned char *p)
+ML_CT_INLINE __m256i ld32(const unsigned char *p)
 {
     return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
-static inline __m256i or_xor256(__m256i acc, __m256i a, __m256i b)
+ML_CT_INLINE __m256i or_xor256(__m256i acc, __m256i a, __m256i b)
 {
     return _mm256_ternarylogic_epi64(acc, a, b, 0xf6);
 }
 
 /* acc | (a ^ b) in one vpternlogq. */
-static inline __m512i or_xor(__m512i acc, __m512i a, __m512i b)
+ML_CT_INLINE __m512i or_xor(__m512i acc, __m512i a, __m512i b)
 {
     return _mm512_ternarylogic_epi64(acc, a, b, 0xf6);
 }
 
 /* 0 if v is all zero, else 1. */
-static inline int nonzero512(__m512i v)
+ML_CT_INLINE int nonzero512(__m512i v)
 {
     ML_CT_ZBARRIER(v);
     return (int)ml_ct_nonzero((uint64_t)_mm512_test_epi64_mask(v, v));

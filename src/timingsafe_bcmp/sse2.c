@@ -12,18 +12,18 @@
 #include "internal.h"
 #include "ops_scalar.h"
 
-static inline __m128i ld(const unsigned char *p)
+ML_CT_INLINE __m128i ld(const unsigned char *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-static inline __m128i xor2(const unsigned char *p, const unsigned char *q)
+ML_CT_INLINE __m128i xor2(const unsigned char *p, const unsigned char *q)
 {
     return _mm_xor_si128(ld(p), ld(q));
 }
 
 /* 0 if v is all zero, else 1. */
-static inline int nonzero128(__m128i v)
+ML_CT_INLINE int nonzero128(__m128i v)
 {
     ML_CT_VBARRIER(v);
     uint32_t zero_bytes = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));

@@ -29,39 +29,39 @@
 #include "internal.h"
 #include "ops_scalar.h"
 
-static inline __m256i ld(const unsigned char *p)
+ML_CT_INLINE __m256i ld(const unsigned char *p)
 {
     return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
-static inline __m128i ld16(const unsigned char *p)
+ML_CT_INLINE __m128i ld16(const unsigned char *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-static inline __m128i ld8(const unsigned char *p)
+ML_CT_INLINE __m128i ld8(const unsigned char *p)
 {
     return _mm_loadl_epi64((const __m128i *)(const void *)p);
 }
 
-static inline uint64_t eq_bits32(__m256i a, __m256i b)
+ML_CT_INLINE uint64_t eq_bits32(__m256i a, __m256i b)
 {
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b));
 }
-static inline uint64_t le_bits32(__m256i a, __m256i b)
+ML_CT_INLINE uint64_t le_bits32(__m256i a, __m256i b)
 {
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(a, b), b));
 }
-static inline uint64_t eq_bits16(__m128i a, __m128i b)
+ML_CT_INLINE uint64_t eq_bits16(__m128i a, __m128i b)
 {
     return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
 }
-static inline uint64_t le_bits16(__m128i a, __m128i b)
+ML_CT_INLINE uint64_t le_bits16(__m128i a, __m128i b)
 {
     return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, b), b));
 }
 
 /* Bit-sets of the 64 bytes p[0..32) ++ p[off..off+32) against q. */
-static inline void piece(const unsigned char *p, const unsigned char *q, size_t off,
+ML_CT_INLINE void piece(const unsigned char *p, const unsigned char *q, size_t off,
                          uint64_t *eq, uint64_t *le)
 {
     __m256i a0 = ld(p), b0 = ld(q), a1 = ld(p + off), b1 = ld(q + off);

@@ -32,16 +32,16 @@
 #define GROUP_BLOCKS 4 /* group_sign_lanes takes four */
 #define GROUP (64 * GROUP_BLOCKS)
 
-static inline __m512i ld(const unsigned char *p)
+ML_CT_INLINE __m512i ld(const unsigned char *p)
 {
     return _mm512_loadu_si512((const void *)p);
 }
 
-static inline uint64_t gt_bits(__m512i a, __m512i b)
+ML_CT_INLINE uint64_t gt_bits(__m512i a, __m512i b)
 {
     return _cvtmask64_u64(_mm512_cmpgt_epu8_mask(a, b));
 }
-static inline uint64_t lt_bits(__m512i a, __m512i b)
+ML_CT_INLINE uint64_t lt_bits(__m512i a, __m512i b)
 {
     return _cvtmask64_u64(_mm512_cmplt_epu8_mask(a, b));
 }
@@ -54,35 +54,35 @@ static inline uint64_t lt_bits(__m512i a, __m512i b)
  * (kshift/kor), and one scalar step decides: two kmovs and a dozen ALU ops
  * instead of eight kmovs and sixty.
  */
-static inline __m512i bytes_reversed_per_lane(__m512i v)
+ML_CT_INLINE __m512i bytes_reversed_per_lane(__m512i v)
 {
     const __m512i rev = _mm512_set4_epi32(0x08090a0b, 0x0c0d0e0f, 0x00010203, 0x04050607);
     return _mm512_shuffle_epi8(v, rev);
 }
 
 /* (hi << 8) | lo for 8-bit sets held in mask registers. */
-static inline __mmask32 join8(__mmask8 lo, __mmask8 hi)
+ML_CT_INLINE __mmask32 join8(__mmask8 lo, __mmask8 hi)
 {
     return _kor_mask32(_kshiftli_mask32((__mmask32)hi, 8), (__mmask32)lo);
 }
-static inline __mmask32 join16(__mmask32 lo, __mmask32 hi)
+ML_CT_INLINE __mmask32 join16(__mmask32 lo, __mmask32 hi)
 {
     return _kor_mask32(_kshiftli_mask32(hi, 16), lo);
 }
 
 /* Per 8-byte lane: a > b, a < b in memcmp's order. */
-static inline __mmask8 gt_lanes(__m512i a, __m512i b)
+ML_CT_INLINE __mmask8 gt_lanes(__m512i a, __m512i b)
 {
     return _mm512_cmpgt_epu64_mask(bytes_reversed_per_lane(a), bytes_reversed_per_lane(b));
 }
-static inline __mmask8 lt_lanes(__m512i a, __m512i b)
+ML_CT_INLINE __mmask8 lt_lanes(__m512i a, __m512i b)
 {
     return _mm512_cmplt_epu64_mask(bytes_reversed_per_lane(a), bytes_reversed_per_lane(b));
 }
 
 /* "greater"/"less" sets of up to four blocks, 8 bits each, block 0
  * lowest, joined as a tree (a chain of kshift/kor is slower). */
-static inline __attribute__((always_inline)) void
+ML_CT_INLINE void
 sets4(const unsigned char *p, const unsigned char *q, const size_t *off, int count,
       uint32_t *g, uint32_t *l)
 {
@@ -119,7 +119,7 @@ sets4(const unsigned char *p, const unsigned char *q, const size_t *off, int cou
  * equal too, so the first difference of the sequence of blocks is the
  * true one).  One 8-bit set per block, all in one 64-bit integer.
  */
-static inline __attribute__((always_inline)) int64_t
+ML_CT_INLINE int64_t
 span_sign(const unsigned char *p, const unsigned char *q, size_t n, int count)
 {
     size_t off[8];
@@ -137,7 +137,7 @@ span_sign(const unsigned char *p, const unsigned char *q, size_t n, int count)
 /* Sign of memcmp over the sequence a0 ++ a1 ++ a2 ++ a3 vs b0 ++ ...,
  * looking only at the 8-byte lanes in `lanes` (the others count as
  * equal). */
-static inline __attribute__((always_inline)) int64_t
+ML_CT_INLINE int64_t
 group_sign_lanes(__mmask8 lanes, const __m512i *a, const __m512i *b)
 {
     uint32_t g = _cvtmask32_u32(join8(gt_lanes(a[0], b[0]), gt_lanes(a[1], b[1]))) |
@@ -149,7 +149,7 @@ group_sign_lanes(__mmask8 lanes, const __m512i *a, const __m512i *b)
 }
 
 /* Every lane set to the smallest lane of v (unsigned). */
-static inline __m512i min_of_lanes(__m512i v)
+ML_CT_INLINE __m512i min_of_lanes(__m512i v)
 {
     v = _mm512_min_epu64(v, _mm512_shuffle_i64x2(v, v, 0x4e)); /* 256-bit halves */
     v = _mm512_min_epu64(v, _mm512_shuffle_i64x2(v, v, 0xb1)); /* 128-bit quarters */
@@ -157,7 +157,7 @@ static inline __m512i min_of_lanes(__m512i v)
 }
 
 /* y | (a ^ b) in one vpternlogq. */
-static inline __m512i or_xor(__m512i y, __m512i a, __m512i b)
+ML_CT_INLINE __m512i or_xor(__m512i y, __m512i a, __m512i b)
 {
     return _mm512_ternarylogic_epi64(y, a, b, 0xf6);
 }

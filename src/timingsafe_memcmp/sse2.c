@@ -21,27 +21,27 @@
 #include "internal.h"
 #include "ops_scalar.h"
 
-static inline __m128i ld(const unsigned char *p)
+ML_CT_INLINE __m128i ld(const unsigned char *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-static inline __m128i ld8(const unsigned char *p)
+ML_CT_INLINE __m128i ld8(const unsigned char *p)
 {
     return _mm_loadl_epi64((const __m128i *)(const void *)p);
 }
 
-static inline uint64_t eq_bits(__m128i a, __m128i b)
+ML_CT_INLINE uint64_t eq_bits(__m128i a, __m128i b)
 {
     return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
 }
-static inline uint64_t le_bits(__m128i a, __m128i b)
+ML_CT_INLINE uint64_t le_bits(__m128i a, __m128i b)
 {
     return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, b), b));
 }
 
 /* Bit-sets of p[0..32) ++ p[off..off+32) against the same of q. */
-static inline void piece(const unsigned char *p, const unsigned char *q, size_t off,
+ML_CT_INLINE void piece(const unsigned char *p, const unsigned char *q, size_t off,
                          uint64_t *eq, uint64_t *le)
 {
     __m128i a0 = ld(p), a1 = ld(p + 16), a2 = ld(p + off), a3 = ld(p + off + 16);
