@@ -37,6 +37,9 @@
  */
 ML_CT_INLINE int64_t ml_ct_sign_of_masks(uint64_t differ, uint64_t le)
 {
+    /* opaque: clang otherwise turns "differ != 0" back into a vector
+     * subtraction and vptest of the inputs (vpsubb, not on the list) */
+    differ = ml_ct_barrier(differ);
     uint64_t first = differ & ml_ct_barrier(0 - differ); /* not blsi */
     uint64_t less = ml_ct_nonzero(first & le);
     return (int64_t)ml_ct_nonzero(differ) - 2 * (int64_t)less;

@@ -25,7 +25,14 @@
 #include "ct_x86.h"
 #include "internal.h"
 
+/* Fully unrolled loops over constant counts (clang does not take gcc's
+ * pragma; left rolled, it vectorises them with instructions off the
+ * allow-list). */
+#if defined(__clang__)
+#define ML_UNROLL _Pragma("clang loop unroll(full)")
+#else
 #define ML_UNROLL _Pragma("GCC unroll 8")
+#endif
 
 /* Blocks of 64 bytes per group of the loop: the group's vectors and their
  * saved copies must all fit in the 32 registers. */
@@ -148,11 +155,18 @@ group_sign_lanes(__mmask8 lanes, const __m512i *a, const __m512i *b)
     return ml_ct_sign_gl64(g & every, l & every);
 }
 
-/* Every lane set to the smallest lane of v (unsigned). */
+/* Every lane set to the smallest lane of v (unsigned).  The second
+ * operand of each vshufi64x2 is a copy the compiler cannot see through:
+ * with both operands the same register, clang rewrites the shuffle as a
+ * vpermq, which is not on the allow-list. */
 ML_CT_INLINE __m512i min_of_lanes(__m512i v)
 {
-    v = _mm512_min_epu64(v, _mm512_shuffle_i64x2(v, v, 0x4e)); /* 256-bit halves */
-    v = _mm512_min_epu64(v, _mm512_shuffle_i64x2(v, v, 0xb1)); /* 128-bit quarters */
+    __m512i w = v;
+    ML_CT_ZBARRIER(w);
+    v = _mm512_min_epu64(v, _mm512_shuffle_i64x2(v, w, 0x4e)); /* 256-bit halves */
+    w = v;
+    ML_CT_ZBARRIER(w);
+    v = _mm512_min_epu64(v, _mm512_shuffle_i64x2(v, w, 0xb1)); /* 128-bit quarters */
     return _mm512_min_epu64(v, _mm512_shuffle_epi32(v, 0x4e)); /* 64-bit lanes */
 }
 
@@ -190,7 +204,9 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
         return (int)span_sign(p, q, n, 8);
 
     /* The last GROUP bytes start the walk: every lane holds them. */
-    size_t groups = (n - 1) / GROUP; /* whole groups before the last one */
+    /* whole groups before the last one (opaque: else clang divides the
+     * broadcast vector, with vpsrlq) */
+    size_t groups = (size_t)ml_ct_barrier((n - 1) / GROUP);
     __m512i sa[GROUP_BLOCKS], sb[GROUP_BLOCKS];
     ML_UNROLL
     for (int k = 0; k < GROUP_BLOCKS; k++) {
@@ -222,6 +238,9 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
             y = or_xor(y, a[k], b[k]);
         __mmask8 differ = _mm512_test_epi64_mask(y, y);
         group = _mm512_sub_epi64(group, one);
+        /* a vector counter: else clang rebuilds it from the loop index
+         * (vpbroadcastq, vpsrlq) and selects it with vpblendmq */
+        ML_CT_ZBARRIER(group);
         ML_UNROLL
         for (int k = 0; k < GROUP_BLOCKS; k++) {
             sa[k] = _mm512_mask_mov_epi64(sa[k], differ, a[k]);
