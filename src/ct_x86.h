@@ -14,10 +14,16 @@
  *   of memcmp is decided by whether "less than" owns the lowest "differ"
  *   bit; "less than" may also hold bits of equal bytes (a <= b), since only
  *   its bit at a differing byte is read.
- * - Selections between results are mask-and-or on barrier'ed masks, never
- *   the ?: operator, which compilers may compile to a branch.
- * Every variant using these is checked with objdump (no call, no forbidden
- * instruction, conditional branches on the length only).
+ * - Selections are masked register moves or and/andn/or with a mask that
+ *   depends on the bytes, or cmov (ml_ct_cmov_nz), never the ?: operator,
+ *   which compilers may compile to a branch.  A masked *load* whose mask
+ *   depends on the bytes is not allowed: keep selected vectors in registers
+ *   (gcc re-loads them as masked loads unless a barrier pins them).
+ * - Every instruction must be on tests/ct/doit-allowlist.txt; barriers stop
+ *   compilers from rewriting listed operations into unlisted ones (clang:
+ *   vpermq for a vshufi64x2, vpsubb+vptest for a "differ != 0").
+ * Every variant using these is checked with objdump (make check-ct-insn:
+ * no call, listed instructions only; conditional branches on n only).
  */
 #ifndef MEMLANE_CT_X86_H
 #define MEMLANE_CT_X86_H
@@ -46,46 +52,16 @@ ML_CT_INLINE int64_t ml_ct_sign_of_masks(uint64_t differ, uint64_t le)
 }
 
 /*
- * Sign of memcmp from the "greater" (a > b) and "less" (a < b) bit-sets of
- * 64, 128 or 256 bytes (bit i: byte i; 128-bit halves, low half first).
- * The two sets are disjoint, so "greater" owns the first difference
+ * Sign of memcmp from disjoint "greater" (a > b) and "less" (a < b)
+ * bit-sets of one sequence, bit i before bit i + 1 (bytes, or 8-byte lanes
+ * already ordered among themselves).  "Greater" owns the first difference
  * exactly when it has a bit below the lowest bit of "less", that is when
- * g & (l - 1) != 0 with l - 1 taken over the whole width as one integer
- * (sub/sbb, no lowest-set-bit search).  Symmetrically for "less".  Both
- * sets empty: 0.
+ * g & (l - 1) != 0 (for l == 0 too: then any bit of g is first).  No
+ * lowest-set-bit search.  Both sets empty: 0.
  */
-typedef unsigned __int128 ml_u128;
-
-ML_CT_INLINE uint64_t ml_ct_nonzero128(ml_u128 x)
-{
-    return ml_ct_nonzero((uint64_t)x | (uint64_t)(x >> 64));
-}
-
 ML_CT_INLINE int64_t ml_ct_sign_gl64(uint64_t g, uint64_t l)
 {
     return (int64_t)ml_ct_nonzero(g & (l - 1)) - (int64_t)ml_ct_nonzero(l & (g - 1));
-}
-
-ML_CT_INLINE int64_t ml_ct_sign_gl128(ml_u128 g, ml_u128 l)
-{
-    return (int64_t)ml_ct_nonzero128(g & (l - 1)) - (int64_t)ml_ct_nonzero128(l & (g - 1));
-}
-
-ML_CT_INLINE int64_t ml_ct_sign_gl256(ml_u128 g_lo, ml_u128 g_hi, ml_u128 l_lo, ml_u128 l_hi)
-{
-    /* the borrow out of the low half of x - 1 is 1 exactly when it is 0 */
-    ml_u128 l_hi_m1 = l_hi - (1 - ml_ct_nonzero128(l_lo));
-    ml_u128 g_hi_m1 = g_hi - (1 - ml_ct_nonzero128(g_lo));
-    ml_u128 g_wins = (g_lo & (l_lo - 1)) | (g_hi & l_hi_m1);
-    ml_u128 l_wins = (l_lo & (g_lo - 1)) | (l_hi & g_hi_m1);
-    return (int64_t)ml_ct_nonzero128(g_wins) - (int64_t)ml_ct_nonzero128(l_wins);
-}
-
-/* first if it is nonzero, else rest: the earlier of two ordered results. */
-ML_CT_INLINE int64_t ml_ct_first_nonzero(int64_t first, int64_t rest)
-{
-    uint64_t m = ml_ct_mask_nonzero((uint64_t)first);
-    return (int64_t)(((uint64_t)first & m) | ((uint64_t)rest & ~m));
 }
 
 /*
@@ -107,12 +83,6 @@ ML_CT_INLINE void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new,
 ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
 {
     __asm__("test %1, %1\n\tcmovnz %2, %0" : "+r"(*d) : "r"(cond), "r"(d_new) : "cc");
-}
-
-/* All ones if w != 0, else 0, as a 32-bit mask (for kmov). */
-ML_CT_INLINE uint32_t ml_ct_mask32_nonzero(uint64_t w)
-{
-    return (uint32_t)ml_ct_mask_nonzero(w);
 }
 
 /* Value barriers on vectors: the compiler must assume the register was
