@@ -250,6 +250,15 @@ static inline uint64_t ml_ne64_masked(const unsigned char *p, const unsigned cha
                                    _mm512_maskz_loadu_epi8(k, q));
 }
 
+/* 32-byte vectors with EVEX encodings (AVX-512 VL), which can use
+ * ymm16-31: masks from vptestmb, ORs from vpternlog. */
+static inline uint32_t ml_nz32k(__m256i v) { return _mm256_test_epi8_mask(v, v); }
+
+static inline __m256i ml_or4_256(__m256i a, __m256i b, __m256i c, __m256i d)
+{
+    return _mm256_or_si256(_mm256_ternarylogic_epi64(a, b, c, 0xfe), d);
+}
+
 /* OR of four vectors (one vpternlog and one vpor). */
 static inline __m512i ml_or4_512(__m512i a, __m512i b, __m512i c, __m512i d)
 {

@@ -4,7 +4,8 @@
  *     0..16    overlapping words
  *    17..32    head + tail vector
  *    33..64    two head + two tail vectors
- *    65..      four vectors per iteration, p aligned, then the last four
+ *    65..      four vectors per iteration, p aligned, then the last
+ *              one, two or four vectors
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
@@ -34,5 +35,11 @@ int memlane_bcmp_sse2(const void *a, const void *b, size_t n)
     for (; i < n - 64; i += 64)
         if (any4(p, q, i, i + 16, i + 32, i + 48))
             return 1;
+    size_t rest = n - i;
+    if (rest <= 16)
+        return ml_ne16(p + n - 16, q + n - 16) != 0;
+    if (rest <= 32)
+        return ml_nz16(_mm_or_si128(ml_xor16(p + n - 32, q + n - 32),
+                                    ml_xor16(p + n - 16, q + n - 16))) != 0;
     return any4(p, q, n - 64, n - 48, n - 32, n - 16);
 }

@@ -5,9 +5,11 @@
  *     0..16    overlapping little-endian words (no byte loop)
  *    17..32    head + tail 16-byte vector, one 32-bit mask
  *    33..64    head + tail vector, one 64-bit mask
- *    65..128   two head + two tail vectors
- *   129..      the first four vectors, then four aligned vectors per
- *              iteration, then the last four vectors (overlapping)
+ *    65..128   two head vectors one by one, then two tail vectors
+ *   129..      two head vectors one by one, the next two, then four
+ *              aligned vectors per
+ *              iteration, then the last one, two or four vectors
+ *              (overlapping, as few as cover the rest)
  * A head/tail pair shifts the tail mask by its offset, so bit i is byte i
  * and one bit scan finds the first difference; larger groups pick the
  * first differing vector with conditional moves.
@@ -43,16 +45,19 @@ int memlane_memcmp_avx2(const void *a, const void *b, size_t n)
         uint64_t m = ml_ne32_head_tail(p, q, n);
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
     }
+    /* The first vectors one by one: inputs that differ early leave here
+     * after reading little. */
+    uint64_t m = ml_ne32(p, q);
+    if (m)
+        return ml_diff_at(p, q, ml_ctz64(m));
+    if ((m = ml_ne32(p + 32, q + 32)))
+        return ml_diff_at(p, q, 32 + ml_ctz64(m));
     if (n <= 128) {
-        uint64_t m0 = ml_ne32x2(p, q), m1 = ml_ne32x2(p + n - 64, q + n - 64);
-        if ((m0 | m1) == 0)
-            return 0;
-        return ml_diff_at(p, q, ml_first_of2(m0, 0, m1, n - 64));
+        m = ml_ne32x2(p + n - 64, q + n - 64);
+        return m ? ml_diff_at(p, q, n - 64 + ml_ctz64(m)) : 0;
     }
-
-    int r = block4(p, q, 0, 32, 64, 96);
-    if (r)
-        return r;
+    if ((m = ml_ne32x2(p + 64, q + 64)))
+        return ml_diff_at(p, q, 64 + ml_ctz64(m));
     /* Loop on p aligned to 32 bytes (no split loads on p); the step back
      * to alignment re-reads at most 31 bytes already found equal. */
     size_t i = 128 - ((uintptr_t)p & 31);
@@ -64,6 +69,16 @@ int memlane_memcmp_avx2(const void *a, const void *b, size_t n)
         if (ML_UNLIKELY(ml_any32(any)))
             return ml_diff_at(p, q, ml_first_of4(ml_nz32(x0), i, ml_nz32(x1), i + 32,
                                                  ml_nz32(x2), i + 64, ml_nz32(x3), i + 96));
+    }
+    /* The last 1..128 bytes: as few vectors as cover them, ending at n. */
+    size_t rest = n - i;
+    if (rest <= 32) {
+        m = ml_ne32(p + n - 32, q + n - 32);
+        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
+    }
+    if (rest <= 64) {
+        m = ml_ne32x2(p + n - 64, q + n - 64);
+        return m ? ml_diff_at(p, q, n - 64 + ml_ctz64(m)) : 0;
     }
     return block4(p, q, n - 128, n - 96, n - 64, n - 32);
 }

@@ -6,7 +6,8 @@
  *    17..32    head + tail vector, one 32-bit mask
  *    33..64    two head + two tail vectors, one 64-bit mask
  *    65..      the first four vectors, then four aligned vectors per
- *              iteration, then the last four vectors (overlapping)
+ *              iteration, then the last one, two or four vectors
+ *              (overlapping, as few as cover the rest)
  * A head/tail pair shifts the tail mask by its offset, so bit i is byte i
  * and one bit scan finds the first difference; larger groups pick the
  * first differing vector with conditional moves.
@@ -43,7 +44,11 @@ int memlane_memcmp_sse2(const void *a, const void *b, size_t n)
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
     }
 
-    int r = block4(p, q, 0, 16, 32, 48);
+    /* The first vector alone: inputs that differ early leave here. */
+    uint32_t m0 = ml_ne16(p, q);
+    if (m0)
+        return ml_diff_at(p, q, ml_ctz64(m0));
+    int r = block4(p, q, 16, 32, 48, 64 < n - 16 ? 64 : n - 16);
     if (r)
         return r;
     /* Loop on p aligned to 16 bytes (aligned loads on p); the step back
@@ -57,6 +62,16 @@ int memlane_memcmp_sse2(const void *a, const void *b, size_t n)
         if (ML_UNLIKELY(ml_nz16(any) != 0))
             return ml_diff_at(p, q, ml_first_of4(ml_nz16(x0), i, ml_nz16(x1), i + 16,
                                                  ml_nz16(x2), i + 32, ml_nz16(x3), i + 48));
+    }
+    /* The last 1..64 bytes: as few vectors as cover them, ending at n. */
+    size_t rest = n - i;
+    if (rest <= 16) {
+        uint32_t m = ml_ne16(p + n - 16, q + n - 16);
+        return m ? ml_diff_at(p, q, n - 16 + ml_ctz64(m)) : 0;
+    }
+    if (rest <= 32) {
+        uint32_t m = ml_ne16x2(p + n - 32, q + n - 32);
+        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
     }
     return block4(p, q, n - 64, n - 48, n - 32, n - 16);
 }
