@@ -254,6 +254,17 @@ static inline uint64_t ml_ne64_masked(const unsigned char *p, const unsigned cha
  * ymm16-31: masks from vptestmb, ORs from vpternlog. */
 static inline uint32_t ml_nz32k(__m256i v) { return _mm256_test_epi8_mask(v, v); }
 
+static inline uint32_t ml_ne32k(const unsigned char *p, const unsigned char *q)
+{
+    return _mm256_cmpneq_epu8_mask(ml_ld32(p), ml_ld32(q));
+}
+
+/* 64 bytes as one mask, from two 32-byte compares. */
+static inline uint64_t ml_ne32x2k(const unsigned char *p, const unsigned char *q)
+{
+    return ml_ne32k(p, q) | (uint64_t)ml_ne32k(p + 32, q + 32) << 32;
+}
+
 static inline __m256i ml_or4_256(__m256i a, __m256i b, __m256i c, __m256i d)
 {
     return _mm256_or_si256(_mm256_ternarylogic_epi64(a, b, c, 0xfe), d);

@@ -18,7 +18,7 @@ static inline __m256i xor4(const unsigned char *p, const unsigned char *q, size_
                            _mm256_or_si256(ml_xor32(p + o2, q + o2), ml_xor32(p + o3, q + o3)));
 }
 
-int memlane_bcmp_avx2(const void *a, const void *b, size_t n)
+__attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
 

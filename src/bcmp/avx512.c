@@ -4,8 +4,8 @@
  *     0..64    one masked compare, the load mask made from n
  *    65..128   head vector, then tail vector
  *   129..256   head vector, then the next one and two tail vectors
- *   257..      head vector, the next three, then four aligned 32-byte
- *              vectors per iteration, then the last one or two vectors
+ *   257..      32-byte vectors (see bcmp_long): one, three, four, then
+ *              four aligned per iteration, then the last one, two or four
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
  */
 #include "internal.h"
@@ -18,29 +18,50 @@ static inline __m512i xor3(const unsigned char *p, const unsigned char *q, size_
                                      ml_xor64(p + o2, q + o2), 0xfe);
 }
 
-int memlane_bcmp_avx512(const void *a, const void *b, size_t n)
+/* OR of the XORs of four 32-byte vectors. */
+static inline __m256i xor4y(const unsigned char *p, const unsigned char *q, size_t o0,
+                            size_t o1, size_t o2, size_t o3)
+{
+    return ml_or4_256(ml_xor32(p + o0, q + o0), ml_xor32(p + o1, q + o1),
+                      ml_xor32(p + o2, q + o2), ml_xor32(p + o3, q + o3));
+}
+
+/* n > 256 with 32-byte vectors, for the reason given in memcmp/avx512.c
+ * (64-byte loads of a q not aligned like p split cache lines). */
+static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    if (ml_ne32k(p, q))
+        return 1;
+    if (ml_nz32k(_mm256_ternarylogic_epi64(ml_xor32(p + 32, q + 32), ml_xor32(p + 64, q + 64),
+                                           ml_xor32(p + 96, q + 96), 0xfe)))
+        return 1;
+    if (ml_nz32k(xor4y(p, q, 128, 160, 192, 224)))
+        return 1;
+    size_t i = 256 - ((uintptr_t)p & 31);
+    for (; i < n - 128; i += 128)
+        if (ml_nz32k(xor4y(p, q, i, i + 32, i + 64, i + 96)))
+            return 1;
+    size_t rest = n - i;
+    if (rest <= 32)
+        return ml_ne32k(p + n - 32, q + n - 32) != 0;
+    if (rest <= 64)
+        return ml_nz32k(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
+                                        ml_xor32(p + n - 32, q + n - 32))) != 0;
+    return ml_nz32k(xor4y(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
+}
+
+__attribute__((aligned(64))) int memlane_bcmp_avx512(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
 
     if (ML_LIKELY(n <= 64))
         return ml_ne64_masked(p, q, n) != 0;
+    if (n > 256)
+        return bcmp_long(p, q, n);
     /* The first vector alone: inputs that differ early leave here. */
     if (ml_ne64(p, q))
         return 1;
     if (n <= 128)
         return ml_ne64(p + n - 64, q + n - 64) != 0;
-    if (n <= 256)
-        return ml_nz64(xor3(p, q, 64, n - 128, n - 64)) != 0;
-    if (ml_nz64(xor3(p, q, 64, 128, 192)))
-        return 1;
-    /* 32-byte vectors in the loop, as in memcmp/avx512.c (split loads). */
-    size_t i = 256 - ((uintptr_t)p & 31);
-    for (; i < n - 128; i += 128)
-        if (ml_nz32k(ml_or4_256(ml_xor32(p + i, q + i), ml_xor32(p + i + 32, q + i + 32),
-                                ml_xor32(p + i + 64, q + i + 64), ml_xor32(p + i + 96, q + i + 96))))
-            return 1;
-    if (n - i <= 64)
-        return ml_ne64(p + n - 64, q + n - 64) != 0;
-    return ml_nz64(_mm512_or_si512(ml_xor64(p + n - 128, q + n - 128),
-                                   ml_xor64(p + n - 64, q + n - 64))) != 0;
+    return ml_nz64(xor3(p, q, 64, n - 128, n - 64)) != 0;
 }

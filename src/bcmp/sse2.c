@@ -18,7 +18,7 @@ static inline int any4(const unsigned char *p, const unsigned char *q, size_t o0
     return ml_nz16(x) != 0;
 }
 
-int memlane_bcmp_sse2(const void *a, const void *b, size_t n)
+__attribute__((aligned(64))) int memlane_bcmp_sse2(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
 

@@ -31,7 +31,7 @@ static inline int block4(const unsigned char *p, const unsigned char *q, size_t 
                                          ml_nz32(x2), o2, ml_nz32(x3), o3));
 }
 
-int memlane_memcmp_avx2(const void *a, const void *b, size_t n)
+__attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
 
