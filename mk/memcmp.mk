@@ -10,3 +10,12 @@ ML_NO_LOW_XMM := $(foreach r,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15,-ffixed-xmm$(
 $(BUILD)/obj/src/memcmp/avx512.o $(BUILD)/obj/src/bcmp/avx512.o: LIB_CFLAGS += $(ML_NO_LOW_XMM)
 endif
 $(BUILD)/obj/src/memcmp/avx512.o $(BUILD)/obj/src/bcmp/avx512.o: mk/memcmp.mk
+
+# Lane positions beyond 256 bytes for every memcmp/bcmp variant
+# (tests/memcmp/lanes.c), a separate binary run by `make test`.
+LANES_BIN := $(BUILD)/memlane-test-lanes
+$(LANES_BIN): tests/memcmp/lanes.c tests/harness.c $(wildcard tests/*.h) $(BUILD)/libmemlane.a
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Itests tests/memcmp/lanes.c tests/harness.c $(BUILD)/libmemlane.a -o $@
+
+test-extra:: $(LANES_BIN)
+	$(LANES_BIN)
