@@ -17,18 +17,19 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-/* Four vectors at byte offsets o0 <= o1 <= o2 <= o3, each starting where the
- * ones before it end or earlier: 0 if equal, else the memcmp result. */
-static inline int block4(const unsigned char *p, const unsigned char *q, size_t o0,
-                         size_t o1, size_t o2, size_t o3)
+/* Whether four vectors at byte offsets o0 <= o1 <= o2 <= o3, each starting
+ * where the ones before it end or earlier, differ; if so, *at = the
+ * position of the first difference. */
+static inline int differ4(const unsigned char *p, const unsigned char *q, size_t o0,
+                          size_t o1, size_t o2, size_t o3, size_t *at)
 {
     __m256i x0 = ml_xor32(p + o0, q + o0), x1 = ml_xor32(p + o1, q + o1);
     __m256i x2 = ml_xor32(p + o2, q + o2), x3 = ml_xor32(p + o3, q + o3);
     __m256i any = _mm256_or_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x2, x3));
     if (ML_LIKELY(!ml_any32(any)))
         return 0;
-    return ml_diff_at(p, q, ml_first_of4(ml_nz32(x0), o0, ml_nz32(x1), o1,
-                                         ml_nz32(x2), o2, ml_nz32(x3), o3));
+    *at = ml_first_of4(ml_nz32(x0), o0, ml_nz32(x1), o1, ml_nz32(x2), o2, ml_nz32(x3), o3);
+    return 1;
 }
 
 __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *b, size_t n)
@@ -80,5 +81,6 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
         m = ml_ne32x2(p + n - 64, q + n - 64);
         return m ? ml_diff_at(p, q, n - 64 + ml_ctz64(m)) : 0;
     }
-    return block4(p, q, n - 128, n - 96, n - 64, n - 32);
+    size_t at;
+    return differ4(p, q, n - 128, n - 96, n - 64, n - 32, &at) ? ml_diff_at(p, q, at) : 0;
 }

@@ -37,17 +37,20 @@ static inline int vec2(const unsigned char *p, const unsigned char *q, size_t o0
     return ml_diff_at(p, q, ml_first_of2(m0, o0, m1, o1));
 }
 
-/* Four 32-byte vectors at o0 <= o1 <= o2 <= o3 (see vec2): 0 if equal,
- * else the memcmp result. */
-static inline int vec4y(const unsigned char *p, const unsigned char *q, size_t o0,
-                        size_t o1, size_t o2, size_t o3)
+/* Whether four 32-byte vectors at o0 <= o1 <= o2 <= o3 (see vec2)
+ * differ; if so, *at = the position of the first difference.  (Callers
+ * branch on this flag, not on a byte difference read back from memory,
+ * so the branch does not wait for those loads.) */
+static inline int differ4y(const unsigned char *p, const unsigned char *q, size_t o0,
+                           size_t o1, size_t o2, size_t o3, size_t *at)
 {
     __m256i x0 = ml_xor32(p + o0, q + o0), x1 = ml_xor32(p + o1, q + o1);
     __m256i x2 = ml_xor32(p + o2, q + o2), x3 = ml_xor32(p + o3, q + o3);
     if (ML_LIKELY(ml_nz32k(ml_or4_256(x0, x1, x2, x3)) == 0))
         return 0;
-    return ml_diff_at(p, q, ml_first_of4(ml_nz32k(x0), o0, ml_nz32k(x1), o1,
-                                         ml_nz32k(x2), o2, ml_nz32k(x3), o3));
+    *at = ml_first_of4(ml_nz32k(x0), o0, ml_nz32k(x1), o1, ml_nz32k(x2), o2,
+                       ml_nz32k(x3), o3);
+    return 1;
 }
 
 /*
@@ -59,7 +62,7 @@ static inline int vec4y(const unsigned char *p, const unsigned char *q, size_t o
 static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
     uint64_t m;
-    int r;
+    size_t at;
 
     if ((m = ml_ne32k(p, q)))
         return ml_diff_at(p, q, ml_ctz64(m));
@@ -67,8 +70,8 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
         return ml_diff_at(p, q, 32 + ml_ctz64(m));
     if ((m = ml_ne32x2k(p + 64, q + 64)))
         return ml_diff_at(p, q, 64 + ml_ctz64(m));
-    if ((r = vec4y(p, q, 128, 160, 192, 224)))
-        return r;
+    if (differ4y(p, q, 128, 160, 192, 224, &at))
+        return ml_diff_at(p, q, at);
     /* Four vectors per iteration on p aligned to 32 (the step back
      * re-reads at most 31 bytes found equal). */
     size_t i = 256 - ((uintptr_t)p & 31);
@@ -92,16 +95,16 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
         m = ml_ne32x2k(p + n - 64, q + n - 64);
         return m ? ml_diff_at(p, q, n - 64 + ml_ctz64(m)) : 0;
     }
-    return vec4y(p, q, n - 128, n - 96, n - 64, n - 32);
+    return differ4y(p, q, n - 128, n - 96, n - 64, n - 32, &at) ? ml_diff_at(p, q, at) : 0;
 }
 
 __attribute__((aligned(64))) int memlane_memcmp_avx512(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
-    int r;
+    uint64_t m;
 
     if (ML_LIKELY(n <= 64)) {
-        uint64_t m = ml_ne64_masked(p, q, n);
+        m = ml_ne64_masked(p, q, n);
         /* Equal falls through to the return: one taken branch fewer. */
         if (ML_LIKELY(m == 0))
             return 0;
@@ -111,11 +114,11 @@ __attribute__((aligned(64))) int memlane_memcmp_avx512(const void *a, const void
         return memcmp_long(p, q, n);
     /* The first vectors one by one: inputs that differ early leave here
      * after reading little. */
-    if ((r = vec1(p, q, 0)))
-        return r;
+    if ((m = ml_ne64(p, q)))
+        return ml_diff_at(p, q, ml_ctz64(m));
     if (n <= 128)
         return vec1(p, q, n - 64);
-    if ((r = vec1(p, q, 64)))
-        return r;
+    if ((m = ml_ne64(p + 64, q + 64)))
+        return ml_diff_at(p, q, 64 + ml_ctz64(m));
     return vec2(p, q, n - 128, n - 64);
 }

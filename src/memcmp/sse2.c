@@ -15,18 +15,20 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-/* Four vectors at byte offsets o0 <= o1 <= o2 <= o3, each starting where the
- * ones before it end or earlier: 0 if equal, else the memcmp result. */
-static inline int block4(const unsigned char *p, const unsigned char *q, size_t o0,
-                         size_t o1, size_t o2, size_t o3)
+/* Whether four vectors at byte offsets o0 <= o1 <= o2 <= o3, each starting
+ * where the ones before it end or earlier, differ; if so, *at = the
+ * position of the first difference.  (Callers branch on this flag, not
+ * on a byte difference read back from memory.) */
+static inline int differ4(const unsigned char *p, const unsigned char *q, size_t o0,
+                          size_t o1, size_t o2, size_t o3, size_t *at)
 {
     __m128i x0 = ml_xor16(p + o0, q + o0), x1 = ml_xor16(p + o1, q + o1);
     __m128i x2 = ml_xor16(p + o2, q + o2), x3 = ml_xor16(p + o3, q + o3);
     __m128i any = _mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3));
     if (ML_LIKELY(ml_nz16(any) == 0))
         return 0;
-    return ml_diff_at(p, q, ml_first_of4(ml_nz16(x0), o0, ml_nz16(x1), o1,
-                                         ml_nz16(x2), o2, ml_nz16(x3), o3));
+    *at = ml_first_of4(ml_nz16(x0), o0, ml_nz16(x1), o1, ml_nz16(x2), o2, ml_nz16(x3), o3);
+    return 1;
 }
 
 __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *b, size_t n)
@@ -48,9 +50,9 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
     uint32_t m0 = ml_ne16(p, q);
     if (m0)
         return ml_diff_at(p, q, ml_ctz64(m0));
-    int r = block4(p, q, 16, 32, 48, 64 < n - 16 ? 64 : n - 16);
-    if (r)
-        return r;
+    size_t at;
+    if (differ4(p, q, 16, 32, 48, 64 < n - 16 ? 64 : n - 16, &at))
+        return ml_diff_at(p, q, at);
     /* Loop on p aligned to 16 bytes (aligned loads on p); the step back
      * to alignment re-reads at most 15 bytes already found equal. */
     size_t i = 64 - ((uintptr_t)p & 15);
@@ -73,5 +75,5 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
         uint32_t m = ml_ne16x2(p + n - 32, q + n - 32);
         return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
     }
-    return block4(p, q, n - 64, n - 48, n - 32, n - 16);
+    return differ4(p, q, n - 64, n - 48, n - 32, n - 16, &at) ? ml_diff_at(p, q, at) : 0;
 }
