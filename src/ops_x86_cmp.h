@@ -8,7 +8,10 @@
  *     for byte i (the overlap ORs equal bits, so nothing is lost);
  *   - a masked 0..64-byte compare (AVX-512): the load mask comes from n,
  *     so no byte outside [p, p+n) is touched, not even within the page;
- *   - scalar compares of 0..16 bytes from overlapping little-endian words;
+ *   - scalar compares of 0..16 bytes from overlapping little-endian words:
+ *     xor and a bit scan give the first differing byte and so the exact
+ *     difference memcmp returns (a big-endian movbe/bswap compare would
+ *     give only the sign, and the byte would still have to be found);
  *   - "first of": pick the first vector with a difference by conditional
  *     moves (cmov, in asm) rather than a chain of branches, since with a
  *     random mismatch position that chain is mispredicted half the time.
