@@ -41,6 +41,7 @@ int memlane_bcmp(const void *a, const void *b, size_t n);
  * length first.  Only instructions that Intel documents as having data
  * operand independent timing are used.  Out of scope: frequency and power
  * side channels, and Intel's DOITM mode bit, which user space cannot set.
+ * `make check-ct` tests every variant against this (docs/constant-time.md).
  */
 
 /* Returns exactly 0 if a[0..n) equals b[0..n), exactly 1 otherwise. */

@@ -15,39 +15,39 @@
 #include <stdint.h>
 
 /* Opaque copy of x: an empty asm the compiler must assume changes it. */
-static inline uint64_t ml_ct_barrier(uint64_t x)
+static inline __attribute__((__always_inline__)) uint64_t ml_ct_barrier(uint64_t x)
 {
     __asm__("" : "+r"(x));
     return x;
 }
 
 /* 1 if x != 0, else 0. */
-static inline uint64_t ml_ct_nonzero(uint64_t x)
+static inline __attribute__((__always_inline__)) uint64_t ml_ct_nonzero(uint64_t x)
 {
     return (x | (0 - x)) >> 63;
 }
 
 /* All ones if x != 0, else 0. */
-static inline uint64_t ml_ct_mask_nonzero(uint64_t x)
+static inline __attribute__((__always_inline__)) uint64_t ml_ct_mask_nonzero(uint64_t x)
 {
     return 0 - ml_ct_barrier(ml_ct_nonzero(x));
 }
 
 /* 1 if x < y (unsigned), else 0: the borrow out of x - y
  * (Hacker's Delight, 2-13). */
-static inline uint64_t ml_ct_lt(uint64_t x, uint64_t y)
+static inline __attribute__((__always_inline__)) uint64_t ml_ct_lt(uint64_t x, uint64_t y)
 {
     return ((~x & y) | (~(x ^ y) & (x - y))) >> 63;
 }
 
 /* mask ? a : b, for mask all ones or zero. */
-static inline uint64_t ml_ct_select(uint64_t mask, uint64_t a, uint64_t b)
+static inline __attribute__((__always_inline__)) uint64_t ml_ct_select(uint64_t mask, uint64_t a, uint64_t b)
 {
     return (a & mask) | (b & ~mask);
 }
 
 /* Bit 8k+7 set for each byte k of x that is nonzero, other bits clear. */
-static inline uint64_t ml_ct_nonzero_bytes(uint64_t x)
+static inline __attribute__((__always_inline__)) uint64_t ml_ct_nonzero_bytes(uint64_t x)
 {
     const uint64_t low7 = 0x7f7f7f7f7f7f7f7fu;
     return (((x & low7) + low7) | x) & ~low7;
@@ -60,7 +60,7 @@ static inline uint64_t ml_ct_nonzero_bytes(uint64_t x)
  * and comparing the words as integers gives its order, since the lower
  * bytes are equal.
  */
-static inline uint64_t ml_ct_cmp_words_le(uint64_t x, uint64_t y)
+static inline __attribute__((__always_inline__)) uint64_t ml_ct_cmp_words_le(uint64_t x, uint64_t y)
 {
     uint64_t hi = ml_ct_nonzero_bytes(x ^ y);
     uint64_t first = hi & (0 - hi);           /* bit 8k+7 of first diff */

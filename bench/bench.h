@@ -1,0 +1,103 @@
+/* Shared declarations of memlane-bench: options, result tables, and the
+ * measuring (run.c), reporting (report.c) and calibrating (calibrate.c)
+ * parts. */
+#ifndef MEMLANE_BENCH_H
+#define MEMLANE_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "impls.h"
+#include "timer.h"
+
+enum data_mode { DATA_EQUAL, DATA_MISMATCH, DATA_COUNT };
+enum dist { DIST_SHORT, DIST_MID, DIST_LONG, DIST_UNIFORM512, DIST_COUNT };
+enum format { FMT_TABLE, FMT_GOBENCH, FMT_CSV };
+
+/* The buffer of the distribution rows (table 2). */
+enum { DIST_BUFFER = 128 * 1024 };
+
+struct options {
+    int tables;                 /* bit 0: table 1, bit 1: table 2 */
+    int calibrate, quick, quiet, list, unit_ns;
+    int funcs_given, funcs[BF_COUNT];
+    char **impls;               /* --impls names, NULL: defaults */
+    size_t nimpls;
+    int impls_all;              /* --impls=all */
+    const char *base;           /* --base */
+    size_t *sizes, nsizes;
+    int dists;                  /* bit per enum dist */
+    int data;                   /* bit per enum data_mode */
+    size_t footprint;           /* bytes per buffer; 0: hot */
+    const char *footprint_name;
+    size_t align_a, align_b;
+    unsigned runs;
+    double batch_us;            /* target time of one timed batch */
+    int cpu;                    /* -1: not pinned */
+    enum format format;
+    const char *plot_dir, *plot_tag;
+    uint64_t seed;
+    unsigned columns;           /* non-base columns per table-2 block */
+};
+
+/* The samples of one implementation in one row. */
+struct cell {
+    int supported;
+    unsigned n;                 /* samples taken */
+    double *v;                  /* TSC cycles per call (table 1) or per
+                                   pass over the buffer (table 2) */
+    unsigned long calls;        /* calls per timed batch */
+    unsigned long iters;        /* table 1: calls; table 2: passes */
+};
+
+struct result {
+    int table;                  /* 1 or 2 */
+    struct bench_function *f;
+    enum data_mode data;
+    unsigned nrows;
+    size_t *sizes;              /* table 1: size of each row */
+    enum dist *dists;           /* table 2: distribution of each row */
+    unsigned ncols;
+    int *cols;                  /* implementation index of each column */
+    int base_col;               /* table 2: column of the base */
+    struct cell *cells;         /* [row * ncols + col] */
+};
+
+struct context {
+    struct options opt;
+    struct timer_info timer;
+    const char *selected_level;
+    double start_time;
+};
+
+extern struct context ctx;
+
+/* run.c */
+uint64_t rnd64(void);
+void rnd_seed(uint64_t seed);
+void warm_up_cpu(double seconds);
+void measure_table1(struct result *r);
+void measure_table2(struct result *r);
+const char *dist_name(enum dist d);
+/* Bytes the footprint names stand for (L1, L2, LLC, DRAM); 0 if unknown. */
+size_t footprint_bytes(const char *name);
+/* Size of the level-1 data, level-2 or level-3 cache; 0 if unknown. */
+size_t cache_bytes(int level);
+void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress_done(void);
+/* Allocates or exits with status 2 and a one-line error. */
+void *bench_alloc(size_t bytes);
+void bench_free(void *p, size_t bytes);
+
+/* report.c */
+void report_header(FILE *out);
+void report_result(FILE *out, const struct result *r);
+void report_csv_head(FILE *out);
+void write_plot_data(const struct result *r);
+void format_size(char *buf, size_t len, size_t n);
+
+/* calibrate.c */
+int calibrate(void);
+
+#endif /* MEMLANE_BENCH_H */

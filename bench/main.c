@@ -1,0 +1,636 @@
+/*
+ * memlane-bench: compares memlane's variants with libc and the classic
+ * alternatives on this CPU.  main.c parses the options and runs the
+ * requested tables; run.c measures, report.c prints, calibrate.c finds
+ * the memset thresholds.
+ */
+#define _GNU_SOURCE
+#include "bench.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "memlane.h"
+
+#define MAX_SIZE ((size_t)1 << 30)
+#define MAX_SIZES 4096
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"Usage: memlane-bench [options]\n"
+"Compares memlane's variants with libc and classic alternatives on this CPU.\n"
+"\n"
+"Tables (default: both):\n"
+"  Table 1: TSC cycles per call by size, each size called in a loop; by\n"
+"    default memset, sizes 0..1024 step 16.\n"
+"  Table 2: benchstat layout: sec/op and B/s against a base with the\n"
+"    Mann-Whitney U p-value, for rows <Function><Dist>, where a pass calls\n"
+"    the function over a 128 KiB buffer split into segments whose lengths\n"
+"    are drawn per call (Short: geometric mean 16 B, Mid: mean 64 B,\n"
+"    Uniform512: uniform 0..512 B, Long: the whole buffer in one call).\n"
+"\n"
+"Options:\n"
+"  -t, --tables=LIST      1, 2 or 1,2\n"
+"  -f, --functions=LIST   memset, memcmp, bcmp, timingsafe_bcmp (ts_bcmp),\n"
+"                         timingsafe_memcmp (ts_memcmp); default: memset for\n"
+"                         table 1, all five for table 2\n"
+"  -i, --impls=LIST       implementations to compare (see --list); 'all'\n"
+"                         adds those left out by default (nt-store-loop)\n"
+"  -b, --base=IMPL        base of table 2 and of --unit=ratio (default:\n"
+"                         memlane-generic, and\n"
+"                         bytewise-ct for the timingsafe functions, also\n"
+"                         for functions that lack IMPL)\n"
+"  -s, --sizes=LIST       table 1 sizes: N, A-B:STEP (arithmetic),\n"
+"                         A-B*FACTOR (geometric), comma-separated; suffixes\n"
+"                         K, M, G (x1024); at most 1G each\n"
+"  -d, --dists=LIST       table 2 rows: Short, Mid, Long, Uniform512\n"
+"                         (default Short,Mid,Long)\n"
+"      --data=MODE        comparisons: equal (default), mismatch (one\n"
+"                         differing byte at a random position per call,\n"
+"                         re-drawn every sample; table 1 then rotates over\n"
+"                         up to 1024 buffer pairs within 256 KiB) or both\n"
+"      --footprint=F      table 1 buffer per operand: hot (default: the\n"
+"                         same bytes every call), L1, L2, LLC, DRAM, or a\n"
+"                         size; calls walk the footprint in random order\n"
+"      --align=A[,B]      offsets of dst/a and b from a 64-byte boundary\n"
+"                         (0..4095, default 0)\n"
+"  -n, --runs=N           samples per cell (default 20, --quick 5)\n"
+"      --batch=US         target time of one timed batch in microseconds\n"
+"                         (default 5; table 2 batches are whole passes)\n"
+"      --cpu=N            pin to CPU N\n"
+"      --quick            fewer runs and shorter batches (under 30 s)\n"
+"      --format=FMT       table (default), gobench (Go benchmark lines for\n"
+"                         benchstat), csv (one summary line per cell)\n"
+"      --unit=U           table 1 in cycles (default), ns, or ratio (each\n"
+"                         median divided by the --base column's)\n"
+"      --columns=N        table 2: implementations per block (default 3)\n"
+"      --calibrate        measure and print MEMLANE_REP_STOSB_THRESHOLD and\n"
+"                         MEMLANE_NT_THRESHOLD for this CPU\n"
+"      --plot-dir=DIR     also write the medians as gnuplot data to DIR\n"
+"      --plot-tag=TAG     suffix of the data file names\n"
+"      --seed=N           random seed (sizes, positions)\n"
+"      --list             list the implementations available here\n"
+"  -q, --quiet            no progress on stderr\n"
+"  -h, --help             this text\n"
+"\n"
+"Timing: ordered TSC reads (lfence;rdtsc ... rdtscp;lfence) around a batch\n"
+"of calls; the median cost of an empty measurement is subtracted.  Cells are\n"
+"medians of --runs samples, implementations interleaved round by round.\n"
+"Exit status: 0 on success, 2 on bad usage or a buffer that cannot be\n"
+"allocated.\n");
+}
+
+static void bad(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "memlane-bench: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (try 'memlane-bench --help')\n");
+    va_end(ap);
+    exit(2);
+}
+
+/* A size: digits with an optional K, M or G suffix (optionally + "B" or
+ * "iB").  Returns 0 and sets *out, or -1. */
+static int parse_size(const char *s, const char *end, size_t *out)
+{
+    if (s == end || *s < '0' || *s > '9')
+        return -1;
+    unsigned long long v = 0;
+    while (s < end && *s >= '0' && *s <= '9') {
+        v = v * 10 + (unsigned)(*s++ - '0');
+        if (v > MAX_SIZE)
+            return -2;
+    }
+    unsigned shift = 0;
+    if (s < end) {
+        switch (*s) {
+        case 'k': case 'K': shift = 10; s++; break;
+        case 'm': case 'M': shift = 20; s++; break;
+        case 'g': case 'G': shift = 30; s++; break;
+        default: break;
+        }
+        if (shift && s < end && *s == 'i')
+            s++;
+        if (s < end && (*s == 'B' || *s == 'b'))
+            s++;
+    }
+    if (s != end)
+        return -1;
+    if (v > (MAX_SIZE >> shift))
+        return -2;
+    *out = (size_t)(v << shift);
+    return 0;
+}
+
+static void add_size(struct options *o, size_t n)
+{
+    if (o->nsizes == MAX_SIZES)
+        bad("more than %d sizes", MAX_SIZES);
+    o->sizes[o->nsizes++] = n;
+}
+
+static void parse_sizes(struct options *o, const char *arg)
+{
+    o->nsizes = 0;
+    const char *p = arg;
+    if (!*p)
+        bad("empty size list");
+    while (*p) {
+        const char *e = strchr(p, ',');
+        if (!e)
+            e = p + strlen(p);
+        const char *dash = memchr(p, '-', (size_t)(e - p));
+        size_t a, b, step;
+        int rc;
+        if (!dash) {
+            if ((rc = parse_size(p, e, &a)))
+                bad("%s size '%.*s' in --sizes", rc == -2 ? "too large a" : "malformed",
+                    (int)(e - p), p);
+            add_size(o, a);
+        } else {
+            const char *colon = memchr(dash, ':', (size_t)(e - dash));
+            const char *star = memchr(dash, '*', (size_t)(e - dash));
+            const char *sep = colon ? colon : star;
+            if (!sep)
+                bad("range '%.*s' needs :STEP or *FACTOR", (int)(e - p), p);
+            if ((rc = parse_size(p, dash, &a)) || (rc = parse_size(dash + 1, sep, &b)) ||
+                (rc = parse_size(sep + 1, e, &step)))
+                bad("%s range '%.*s' in --sizes", rc == -2 ? "too large a" : "malformed",
+                    (int)(e - p), p);
+            if (a > b)
+                bad("range '%.*s' runs backwards", (int)(e - p), p);
+            if (colon) {
+                if (step == 0)
+                    bad("zero step in '%.*s'", (int)(e - p), p);
+                for (size_t n = a;; n += step) {
+                    add_size(o, n);
+                    if (b - n < step)
+                        break;
+                }
+            } else {
+                if (step < 2 || a == 0)
+                    bad("geometric range '%.*s' needs a start above 0 and a factor of 2 or more",
+                        (int)(e - p), p);
+                for (size_t n = a; n <= b; n *= step) {
+                    add_size(o, n);
+                    if (n > b / step)
+                        break;
+                }
+            }
+        }
+        p = *e ? e + 1 : e;
+        if (*e && !*p)
+            bad("trailing comma in --sizes");
+    }
+}
+
+static unsigned long parse_uint(const char *what, const char *s,
+                                unsigned long lo, unsigned long hi)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *end || errno || *s == '-' || v < lo || v > hi)
+        bad("%s must be a whole number from %lu to %lu, not '%s'", what, lo,
+            hi, s);
+    return v;
+}
+
+/* Splits a comma-separated list into a NULL-terminated array. */
+static char **split(const char *arg, size_t *count)
+{
+    char *copy = strdup(arg);
+    size_t n = 1;
+    for (const char *p = arg; *p; p++)
+        n += *p == ',';
+    char **v = calloc(n + 1, sizeof *v);
+    if (!copy || !v)
+        abort();
+    size_t k = 0;
+    for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
+        v[k++] = tok;
+    *count = k;
+    return v;
+}
+
+enum {
+    OPT_DATA = 256, OPT_FOOTPRINT, OPT_ALIGN, OPT_BATCH, OPT_CPU, OPT_QUICK,
+    OPT_FORMAT, OPT_UNIT, OPT_COLUMNS, OPT_CALIBRATE, OPT_PLOT_DIR,
+    OPT_PLOT_TAG, OPT_SEED, OPT_LIST
+};
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+    static const struct option longs[] = {
+        {"tables", required_argument, 0, 't'},
+        {"functions", required_argument, 0, 'f'},
+        {"impls", required_argument, 0, 'i'},
+        {"base", required_argument, 0, 'b'},
+        {"sizes", required_argument, 0, 's'},
+        {"dists", required_argument, 0, 'd'},
+        {"runs", required_argument, 0, 'n'},
+        {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},
+        {"data", required_argument, 0, OPT_DATA},
+        {"footprint", required_argument, 0, OPT_FOOTPRINT},
+        {"align", required_argument, 0, OPT_ALIGN},
+        {"batch", required_argument, 0, OPT_BATCH},
+        {"cpu", required_argument, 0, OPT_CPU},
+        {"quick", no_argument, 0, OPT_QUICK},
+        {"format", required_argument, 0, OPT_FORMAT},
+        {"unit", required_argument, 0, OPT_UNIT},
+        {"columns", required_argument, 0, OPT_COLUMNS},
+        {"calibrate", no_argument, 0, OPT_CALIBRATE},
+        {"plot-dir", required_argument, 0, OPT_PLOT_DIR},
+        {"plot-tag", required_argument, 0, OPT_PLOT_TAG},
+        {"seed", required_argument, 0, OPT_SEED},
+        {"list", no_argument, 0, OPT_LIST},
+        {0, 0, 0, 0},
+    };
+    int runs_given = 0, batch_given = 0;
+
+    memset(o, 0, sizeof *o);
+    o->tables = 3;
+    o->dists = 1 << DIST_SHORT | 1 << DIST_MID | 1 << DIST_LONG;
+    o->data = 1 << DATA_EQUAL;
+    o->footprint_name = "hot";
+    o->runs = 20;
+    o->batch_us = 5;
+    o->cpu = -1;
+    o->seed = 1;
+    o->columns = 3;
+    o->sizes = calloc(MAX_SIZES, sizeof *o->sizes);
+    if (!o->sizes)
+        abort();
+
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":t:f:i:b:s:d:n:qh", longs, NULL)) != -1) {
+        size_t cnt;
+        char **v;
+        switch (c) {
+        case 't':
+            o->tables = 0;
+            v = split(optarg, &cnt);
+            for (size_t i = 0; i < cnt; i++) {
+                if (!strcmp(v[i], "1"))
+                    o->tables |= 1;
+                else if (!strcmp(v[i], "2"))
+                    o->tables |= 2;
+                else
+                    bad("unknown table '%s' (1 or 2)", v[i]);
+            }
+            if (!o->tables)
+                bad("empty --tables");
+            break;
+        case 'f':
+            v = split(optarg, &cnt);
+            if (!cnt)
+                bad("empty --functions");
+            for (size_t i = 0; i < cnt; i++) {
+                struct bench_function *f = bench_function_find(v[i]);
+                if (!f)
+                    bad("unknown function '%s'", v[i]);
+                o->funcs[f - bench_function_get(0)] = 1;
+            }
+            o->funcs_given = 1;
+            break;
+        case 'i':
+            o->impls = split(optarg, &o->nimpls);
+            if (!o->nimpls)
+                bad("empty --impls");
+            break;
+        case 'b':
+            o->base = optarg;
+            break;
+        case 's':
+            parse_sizes(o, optarg);
+            break;
+        case 'd':
+            o->dists = 0;
+            v = split(optarg, &cnt);
+            for (size_t i = 0; i < cnt; i++) {
+                int found = 0;
+                for (int d = 0; d < DIST_COUNT; d++)
+                    if (!strcasecmp(v[i], dist_name((enum dist)d))) {
+                        o->dists |= 1 << d;
+                        found = 1;
+                    }
+                if (!found)
+                    bad("unknown distribution '%s' (Short, Mid, Long, Uniform512)", v[i]);
+            }
+            if (!o->dists)
+                bad("empty --dists");
+            break;
+        case 'n':
+            o->runs = (unsigned)parse_uint("--runs", optarg, 1, 10000);
+            runs_given = 1;
+            break;
+        case 'q':
+            o->quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            exit(0);
+        case OPT_DATA:
+            if (!strcmp(optarg, "equal"))
+                o->data = 1 << DATA_EQUAL;
+            else if (!strcmp(optarg, "mismatch"))
+                o->data = 1 << DATA_MISMATCH;
+            else if (!strcmp(optarg, "both"))
+                o->data = 1 << DATA_EQUAL | 1 << DATA_MISMATCH;
+            else
+                bad("--data must be equal, mismatch or both, not '%s'", optarg);
+            break;
+        case OPT_FOOTPRINT:
+            if (!strcasecmp(optarg, "hot")) {
+                o->footprint = 0;
+                o->footprint_name = "hot";
+            } else if ((o->footprint = footprint_bytes(optarg))) {
+                o->footprint_name = optarg;
+            } else {
+                int rc = parse_size(optarg, optarg + strlen(optarg), &o->footprint);
+                if (rc || !o->footprint)
+                    bad("--footprint must be hot, L1, L2, LLC, DRAM or a size "
+                        "from 1 to 1G, not '%s'", optarg);
+                o->footprint_name = optarg;
+            }
+            break;
+        case OPT_ALIGN: {
+            const char *comma = strchr(optarg, ',');
+            const char *end = optarg + strlen(optarg);
+            size_t a, b;
+            if (parse_size(optarg, comma ? comma : end, &a) ||
+                (comma && parse_size(comma + 1, end, &b)))
+                bad("malformed --align '%s' (A or A,B)", optarg);
+            if (!comma)
+                b = a;
+            if (a > 4095 || b > 4095)
+                bad("--align offsets must be 0..4095, not '%s'", optarg);
+            o->align_a = a;
+            o->align_b = b;
+            break;
+        }
+        case OPT_BATCH: {
+            char *end;
+            double us = strtod(optarg, &end);
+            if (!*optarg || *end || !(us >= 0.1 && us <= 100000))
+                bad("--batch must be 0.1 to 100000 microseconds, not '%s'", optarg);
+            o->batch_us = us;
+            batch_given = 1;
+            break;
+        }
+        case OPT_CPU:
+            o->cpu = (int)parse_uint("--cpu", optarg, 0, CPU_SETSIZE - 1);
+            break;
+        case OPT_QUICK:
+            o->quick = 1;
+            break;
+        case OPT_FORMAT:
+            if (!strcmp(optarg, "table"))
+                o->format = FMT_TABLE;
+            else if (!strcmp(optarg, "gobench"))
+                o->format = FMT_GOBENCH;
+            else if (!strcmp(optarg, "csv"))
+                o->format = FMT_CSV;
+            else
+                bad("--format must be table, gobench or csv, not '%s'", optarg);
+            break;
+        case OPT_UNIT:
+            if (!strcmp(optarg, "cycles"))
+                o->unit_ns = 0;
+            else if (!strcmp(optarg, "ns"))
+                o->unit_ns = 1;
+            else if (!strcmp(optarg, "ratio"))
+                o->unit_ns = 2;
+            else
+                bad("--unit must be cycles, ns or ratio, not '%s'", optarg);
+            break;
+        case OPT_COLUMNS:
+            o->columns = (unsigned)parse_uint("--columns", optarg, 1, BENCH_MAX_IMPLS);
+            break;
+        case OPT_CALIBRATE:
+            o->calibrate = 1;
+            break;
+        case OPT_PLOT_DIR:
+            o->plot_dir = optarg;
+            break;
+        case OPT_PLOT_TAG:
+            o->plot_tag = optarg;
+            break;
+        case OPT_SEED:
+            o->seed = parse_uint("--seed", optarg, 0, (unsigned long)-1);
+            break;
+        case OPT_LIST:
+            o->list = 1;
+            break;
+        case ':':
+            bad("option '%s' needs a value", argv[optind - 1]);
+        default:
+            if (optopt)
+                bad("unknown option '-%c'", optopt);
+            bad("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        bad("unexpected argument '%s'", argv[optind]);
+    if (o->quick) {
+        if (!runs_given)
+            o->runs = 5;
+        if (!batch_given)
+            o->batch_us = 2;
+    }
+    if (!o->nsizes)
+        parse_sizes(o, "0-1024:16");
+}
+
+/* The columns of one result: the chosen implementations of f, in the
+ * table's order; the base first for table 2. */
+static void pick_columns(struct result *r, int table)
+{
+    const struct options *o = &ctx.opt;
+    struct bench_function *f = r->f;
+    r->cols = calloc(BENCH_MAX_IMPLS, sizeof *r->cols);
+    r->ncols = 0;
+    for (unsigned i = 0; i < f->nimpls; i++) {
+        int want = f->impls[i].in_default;
+        if (o->impls) {
+            want = 0;
+            for (size_t k = 0; k < o->nimpls; k++)
+                if (!strcmp(o->impls[k], "all") ||
+                    !strcmp(o->impls[k], f->impls[i].name))
+                    want = 1;
+        }
+        if (want)
+            r->cols[r->ncols++] = (int)i;
+    }
+    r->base_col = -1;
+    if (table != 2 && o->unit_ns != 2)
+        return;
+    /* A --base this function lacks (libc for the timingsafe rows, say)
+     * falls back to the function's default; the table names its base. */
+    int bi = o->base ? bench_impl_index(f, o->base) : -1;
+    if (bi < 0)
+        bi = bench_impl_index(f, f->default_base);
+    if (bi < 0)
+        bi = r->ncols ? r->cols[0] : -1;
+    if (bi < 0)
+        return;
+    for (unsigned c = 0; c < r->ncols; c++)
+        if (r->cols[c] == bi)
+            r->base_col = (int)c;
+    if (r->base_col < 0) { /* the base is not a chosen column: add it */
+        memmove(r->cols + 1, r->cols, r->ncols * sizeof *r->cols);
+        r->cols[0] = bi;
+        r->ncols++;
+        r->base_col = 0;
+    }
+}
+
+static void check_names(void)
+{
+    const struct options *o = &ctx.opt;
+    for (size_t k = 0; k < o->nimpls; k++) {
+        if (!strcmp(o->impls[k], "all"))
+            continue;
+        int found = 0;
+        for (int f = 0; f < BF_COUNT; f++)
+            found |= bench_impl_index(bench_function_get(f), o->impls[k]) >= 0;
+        if (!found)
+            bad("unknown implementation '%s' (--list shows those available here)",
+                o->impls[k]);
+    }
+    if (o->base) {
+        int found = 0;
+        for (int f = 0; f < BF_COUNT; f++)
+            found |= bench_impl_index(bench_function_get(f), o->base) >= 0;
+        if (!found)
+            bad("unknown base implementation '%s' (--list shows those available here)",
+                o->base);
+    }
+}
+
+static void list_impls(void)
+{
+    for (int f = 0; f < BF_COUNT; f++) {
+        struct bench_function *fn = bench_function_get(f);
+        printf("%s (rows %s..., table 2 base %s):\n", fn->name, fn->title,
+               fn->default_base);
+        for (unsigned i = 0; i < fn->nimpls; i++)
+            printf("  %-18s %s%s\n", fn->impls[i].name, fn->impls[i].what,
+                   fn->impls[i].in_default ? "" : " [not in the default set]");
+    }
+}
+
+static void run_result(FILE *out, int table, struct bench_function *f,
+                       enum data_mode data)
+{
+    struct result r;
+    memset(&r, 0, sizeof r);
+    r.table = table;
+    r.f = f;
+    r.data = data;
+    pick_columns(&r, table);
+    if (!r.ncols)
+        return; /* none of the chosen implementations exists for f */
+    if (table == 1) {
+        r.nrows = (unsigned)ctx.opt.nsizes;
+        r.sizes = ctx.opt.sizes;
+    } else {
+        r.dists = calloc(DIST_COUNT, sizeof *r.dists);
+        for (int d = 0; d < DIST_COUNT; d++)
+            if (ctx.opt.dists & (1 << d))
+                r.dists[r.nrows++] = (enum dist)d;
+    }
+    r.cells = calloc((size_t)r.nrows * r.ncols, sizeof *r.cells);
+    if (!r.cells)
+        abort();
+    if (table == 1)
+        measure_table1(&r);
+    else
+        measure_table2(&r);
+    report_result(out, &r);
+    write_plot_data(&r);
+    for (unsigned i = 0; i < r.nrows * r.ncols; i++)
+        free(r.cells[i].v);
+    free(r.cells);
+    free(r.cols);
+    free(r.dists);
+}
+
+int main(int argc, char **argv)
+{
+    impls_init();
+    parse_options(argc, argv, &ctx.opt);
+    struct options *o = &ctx.opt;
+    if (o->list) {
+        list_impls();
+        return 0;
+    }
+    check_names();
+
+    if (o->calibrate && !getenv("MEMLANE_BENCH_CALIBRATING")) {
+        /* memlane reads its tunables once at start-up: restart with them
+         * off, so memlane's memset is its plain vector code. */
+        setenv("MEMLANE_REP_STOSB_THRESHOLD", "off", 1);
+        setenv("MEMLANE_NT_THRESHOLD", "off", 1);
+        setenv("MEMLANE_BENCH_CALIBRATING", "1", 1);
+        execv("/proc/self/exe", argv);
+        /* No /proc: carry on; the tunables may then be in effect. */
+    }
+
+    if (o->cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(o->cpu, &set);
+        if (sched_setaffinity(0, sizeof set, &set))
+            bad("cannot pin to CPU %d: %s", o->cpu, strerror(errno));
+    }
+    rnd_seed(o->seed);
+    ctx.start_time = wall_seconds();
+    ctx.selected_level = ml_level_name(ml_selected_level());
+    timer_init(&ctx.timer, o->quick);
+
+    FILE *out = stdout;
+    report_header(out);
+    if (o->format == FMT_CSV && !o->calibrate)
+        report_csv_head(out);
+    warm_up_cpu(o->quick ? 0.05 : 0.2);
+
+    if (o->calibrate)
+        return calibrate();
+
+    for (int table = 1; table <= 2; table++) {
+        if (!(o->tables & (1 << (table - 1))))
+            continue;
+        for (int f = 0; f < BF_COUNT; f++) {
+            int on = o->funcs_given ? o->funcs[f] : (table == 2 || f == BF_MEMSET);
+            if (!on)
+                continue;
+            struct bench_function *fn = bench_function_get(f);
+            for (int d = 0; d < DATA_COUNT; d++) {
+                if (!(o->data & (1 << d)))
+                    continue;
+                /* memset has no data mode: measure it once. */
+                if (fn->kind == ML_KIND_SET && d != DATA_EQUAL &&
+                    (o->data & (1 << DATA_EQUAL)))
+                    continue;
+                run_result(out, table, fn, (enum data_mode)d);
+            }
+        }
+    }
+    if (!o->quiet)
+        fprintf(stderr, "memlane-bench: done in %.1f s\n",
+                wall_seconds() - ctx.start_time);
+    return 0;
+}

@@ -1,0 +1,642 @@
+#define _GNU_SOURCE
+/*
+ * Measuring.
+ *
+ * Every sample is one timed batch: a list of calls (pointer pairs and
+ * lengths, prepared beforehand) run K times in a row between two ordered
+ * TSC reads; the cost of an empty timed region is subtracted and the rest
+ * divided by K (table 1) or by the passes over the list (table 2).  K is
+ * chosen in a warm-up so that a batch takes about --batch µs.  Runs are
+ * interleaved: round r times every implementation once, starting at a
+ * different one each round, so drift and noise hit all alike.
+ */
+#include "bench.h"
+#include "memlane.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+struct context ctx;
+
+/* Results are folded into this so no call can be optimised away. */
+static volatile uintptr_t sink;
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15u;
+
+void rnd_seed(uint64_t seed) { rnd_state = seed ? seed : 0x9e3779b97f4a7c15u; }
+
+uint64_t rnd64(void)
+{
+    /* xorshift64* */
+    rnd_state ^= rnd_state >> 12;
+    rnd_state ^= rnd_state << 25;
+    rnd_state ^= rnd_state >> 27;
+    return rnd_state * 0x2545f4914f6cdd1du;
+}
+
+static size_t rnd_below(size_t n) { return n ? (size_t)(rnd64() % n) : 0; }
+
+const char *dist_name(enum dist d)
+{
+    static const char *const names[DIST_COUNT] = {"Short", "Mid", "Long",
+                                                  "Uniform512"};
+    return (unsigned)d < DIST_COUNT ? names[d] : "?";
+}
+
+/* ---- progress on stderr ---- */
+
+static double last_progress;
+static int progress_open;
+
+void progress(const char *fmt, ...)
+{
+    if (ctx.opt.quiet)
+        return;
+    double now = wall_seconds();
+    int tty = isatty(2);
+    /* On a terminal, overwrite one line; in a log, a line every 2 s. */
+    if (now - last_progress < (tty ? 0.1 : 2.0))
+        return;
+    last_progress = now;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, tty ? "\r\033[Kmemlane-bench: " : "memlane-bench: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, tty ? "" : "\n");
+    va_end(ap);
+    progress_open = tty;
+}
+
+void progress_done(void)
+{
+    if (progress_open)
+        fprintf(stderr, "\r\033[K");
+    progress_open = 0;
+    last_progress = 0;
+}
+
+/* ---- buffers ---- */
+
+void *bench_alloc(size_t bytes)
+{
+    void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr,
+                "memlane-bench: cannot allocate a %zu-byte buffer: %s "
+                "(try a smaller --footprint or --sizes; --help for usage)\n",
+                bytes, strerror(errno));
+        exit(2);
+    }
+    /* Touch every page now, so page faults stay out of the timing. */
+    memset(p, 0x55, bytes);
+    return p;
+}
+
+void bench_free(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes ? bytes : 1);
+}
+
+/* Reads a small text file into buf; 0 on success. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    return ok ? 0 : -1;
+}
+
+size_t cache_bytes(int level)
+{
+    /* sysfs first: it is what the kernel (and lscpu) report; glibc's
+     * sysconf derives the L3 from CPUID, which some hypervisors fill
+     * with odd values. */
+    for (int i = 0; i < 16; i++) {
+        char path[96], buf[64];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (read_line(path, buf, sizeof buf))
+            break;
+        if (atoi(buf) != level)
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (read_line(path, buf, sizeof buf) || !strncmp(buf, "Instruction", 11))
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (read_line(path, buf, sizeof buf))
+            continue;
+        char *end;
+        unsigned long v = strtoul(buf, &end, 10);
+        if (*end == 'K')
+            v <<= 10;
+        else if (*end == 'M')
+            v <<= 20;
+        if (v)
+            return v;
+    }
+    long v = sysconf(level == 1 ? _SC_LEVEL1_DCACHE_SIZE
+                     : level == 2 ? _SC_LEVEL2_CACHE_SIZE
+                                  : _SC_LEVEL3_CACHE_SIZE);
+    return v > 0 ? (size_t)v : 0;
+}
+
+size_t footprint_bytes(const char *name)
+{
+    /* Per buffer; a comparison uses two, so each gets half the level. */
+    size_t l1 = cache_bytes(1), l2 = cache_bytes(2), l3 = cache_bytes(3);
+    if (!strcasecmp(name, "L1"))
+        return l1 ? l1 / 2 : 16 * 1024;
+    if (!strcasecmp(name, "L2"))
+        return l2 ? l2 / 2 : 512 * 1024;
+    if (!strcasecmp(name, "LLC"))
+        return l3 ? l3 / 2 : l2 ? l2 / 2 : 4 * 1024 * 1024;
+    if (!strcasecmp(name, "DRAM")) {
+        size_t v = 4 * (l3 ? l3 : (size_t)32 << 20);
+        if (v < (256u << 20))
+            v = 256u << 20;
+        if (v > (1u << 30))
+            v = 1u << 30;
+        return v;
+    }
+    return 0;
+}
+
+/* Spin on memset for a while so the core leaves its idle clock. */
+void warm_up_cpu(double seconds)
+{
+    enum { N = 64 * 1024 };
+    static unsigned char buf[N];
+    double end = wall_seconds() + seconds;
+    while (wall_seconds() < end)
+        for (int i = 0; i < 64; i++)
+            sink += (uintptr_t)memlane_memset(buf, i, N);
+}
+
+/* ---- the timed batch ---- */
+
+/* The calls of a batch: call i is on a_base + off[i] (and b_base +
+ * off[i]) with length len[i]; a batch walks the list cyclically.  cum[i]
+ * is the sum of len[0..i), so a batch knows how many bytes it covered. */
+struct call_list {
+    unsigned char *a_base, *b_base;
+    uint32_t *off, *len;
+    uint64_t *cum;
+    size_t count;
+};
+
+static void call_list_alloc(struct call_list *cl, size_t cap)
+{
+    cl->off = malloc(cap * sizeof *cl->off);
+    cl->len = malloc(cap * sizeof *cl->len);
+    cl->cum = malloc((cap + 1) * sizeof *cl->cum);
+    if (!cl->off || !cl->len || !cl->cum)
+        abort();
+}
+
+static void call_list_free(struct call_list *cl)
+{
+    free(cl->off);
+    free(cl->len);
+    free(cl->cum);
+}
+
+static void call_list_sum(struct call_list *cl)
+{
+    cl->cum[0] = 0;
+    for (size_t i = 0; i < cl->count; i++)
+        cl->cum[i + 1] = cl->cum[i] + cl->len[i];
+}
+
+/* Bytes covered by k calls from call j. */
+static double batch_bytes(const struct call_list *cl, size_t j, unsigned long k)
+{
+    size_t m = cl->count, end = j + k % m;
+    double laps = (double)(k / m) * (double)cl->cum[m];
+    if (end <= m)
+        return laps + (double)(cl->cum[end] - cl->cum[j]);
+    return laps + (double)(cl->cum[m] - cl->cum[j] + cl->cum[end - m]);
+}
+
+/* Ticks of k calls walking the list cyclically from *cursor. */
+static double time_batch(const struct bench_function *f,
+                         const struct bench_impl *im,
+                         const struct call_list *cl, unsigned long k,
+                         size_t *cursor)
+{
+    unsigned char *const ba = cl->a_base, *const bb = cl->b_base;
+    const uint32_t *off = cl->off, *len = cl->len;
+    size_t j = *cursor, m = cl->count;
+    uintptr_t acc = 0;
+    uint64_t t0, t1;
+
+    if (f->kind == ML_KIND_SET) {
+        /* A volatile read: the compiler cannot know the callee. */
+        ml_set_fn volatile vfn = im->fn.set;
+        ml_set_fn fn = vfn;
+        t0 = tsc_start();
+        for (unsigned long i = 0; i < k; i++) {
+            acc += (uintptr_t)fn(ba + off[j], 0, len[j]);
+            if (++j == m)
+                j = 0;
+        }
+        t1 = tsc_stop();
+    } else {
+        ml_cmp_fn volatile vfn = im->fn.cmp;
+        ml_cmp_fn fn = vfn;
+        t0 = tsc_start();
+        for (unsigned long i = 0; i < k; i++) {
+            acc += (uintptr_t)fn(ba + off[j], bb + off[j], len[j]);
+            if (++j == m)
+                j = 0;
+        }
+        t1 = tsc_stop();
+    }
+    sink += acc;
+    *cursor = j;
+    double t = (double)(t1 - t0) - ctx.timer.overhead;
+    return t > 0 ? t : 0;
+}
+
+/* Calls per batch for about the target time. */
+static unsigned long choose_batch(const struct bench_function *f,
+                                  const struct bench_impl *im,
+                                  const struct call_list *cl)
+{
+    const unsigned long kmax = 1ul << 24;
+    double target = ctx.opt.batch_us * 1e3 * ctx.timer.tsc_ghz;
+    unsigned long k = 1;
+    size_t cursor = 0;
+    for (;;) {
+        time_batch(f, im, cl, k, &cursor); /* warm caches and predictors */
+        double t = time_batch(f, im, cl, k, &cursor);
+        if (t >= target / 4 || k >= kmax) {
+            double want = t > 0 ? (double)k * target / t : (double)kmax;
+            if (want > (double)kmax)
+                want = (double)kmax;
+            return want >= 1 ? (unsigned long)(want + 0.5) : 1;
+        }
+        k *= 8;
+    }
+}
+
+/* Context switches of this thread so far. */
+static long switches(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru))
+        return 0;
+    return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/* One sample; a batch during which the thread was switched out (the
+ * machine may be shared) is run again, a few times at most. */
+static double sample(const struct bench_function *f,
+                     const struct bench_impl *im, const struct call_list *cl,
+                     unsigned long k, size_t *cursor, double *bytes)
+{
+    double t = 0;
+    for (int attempt = 0; attempt < 8; attempt++) {
+        size_t start = *cursor;
+        long before = switches();
+        t = time_batch(f, im, cl, k, cursor);
+        *bytes = batch_bytes(cl, start, k);
+        if (switches() == before)
+            break;
+    }
+    return t;
+}
+
+/* Times every supported cell of row `row` for ctx.opt.runs rounds.
+ * `prepare` (may be NULL) runs before every sample: new difference
+ * positions, or a new split of the buffer into calls, so that no sample
+ * repeats a sequence the branch predictor saw before; such samples start
+ * at call 0 and take at most one pass over the list.  Every sample is
+ * preceded by an untimed batch of the same implementation.  Table 1 samples
+ * are ticks per call, table 2 samples ticks per DIST_BUFFER bytes. */
+static void measure_row(struct result *r, unsigned row, struct call_list *cl,
+                        void (*prepare)(void *), void *arg)
+{
+    unsigned nc = r->ncols, runs = ctx.opt.runs;
+    struct cell *cells = &r->cells[row * nc];
+    size_t cursor[BENCH_MAX_IMPLS] = {0};
+    double calls_per_pass = 0;
+
+    for (unsigned c = 0; c < nc; c++) {
+        cells[c].n = 0;
+        cells[c].v = calloc(runs, sizeof(double));
+        if (!cells[c].v)
+            abort();
+        if (cells[c].supported) {
+            cells[c].calls = choose_batch(r->f, &r->f->impls[r->cols[c]], cl);
+            if (prepare && cells[c].calls > cl->count)
+                cells[c].calls = cl->count;
+            cells[c].iters = cells[c].calls;
+        }
+    }
+    for (unsigned run = 0; run < runs; run++) {
+        for (unsigned t = 0; t < nc; t++) {
+            unsigned c = (t + run) % nc;
+            if (!cells[c].supported)
+                continue;
+            unsigned long k = cells[c].calls;
+            /* An untimed batch first: the caches and predictors then hold
+             * this implementation's own state, not what the one before
+             * it left (non-temporal stores, say, evict the buffer). */
+            if (cursor[c] >= cl->count)
+                cursor[c] = 0;
+            time_batch(r->f, &r->f->impls[r->cols[c]], cl,
+                       prepare && k > cl->count ? cl->count : k, &cursor[c]);
+            if (prepare) {
+                prepare(arg);
+                cursor[c] = 0;
+                if (k > cl->count)
+                    k = cl->count;
+            }
+            calls_per_pass += (double)cl->count * DIST_BUFFER / (double)cl->cum[cl->count];
+            double bytes;
+            double ticks = sample(r->f, &r->f->impls[r->cols[c]], cl, k,
+                                  &cursor[c], &bytes);
+            double per = r->table == 1 ? (double)k
+                                       : (bytes > 0 ? bytes / DIST_BUFFER : 1);
+            cells[c].v[cells[c].n++] = ticks / per;
+        }
+    }
+    if (r->table == 2) { /* iterations for gobench: passes per batch */
+        unsigned nsamples = 0;
+        for (unsigned c = 0; c < nc; c++)
+            nsamples += cells[c].n;
+        calls_per_pass /= nsamples ? nsamples : 1;
+        for (unsigned c = 0; c < nc; c++)
+            if (cells[c].supported) {
+                double passes = (double)cells[c].calls / calls_per_pass;
+                cells[c].iters = passes >= 1 ? (unsigned long)(passes + 0.5) : 1;
+            }
+    }
+}
+
+/* ---- comparison data: equal, or one difference per call ---- */
+
+struct cmp_data {
+    struct call_list *cl;
+    uint32_t *pos;              /* difference of each call, or UINT32_MAX */
+    enum data_mode mode;
+    enum dist dist;             /* table 2: the lengths to draw */
+};
+
+static void undo_mismatches(struct cmp_data *d)
+{
+    struct call_list *cl = d->cl;
+    if (!cl->b_base)
+        return;
+    for (size_t i = 0; i < cl->count; i++)
+        if (d->pos[i] != UINT32_MAX) {
+            size_t at = cl->off[i] + d->pos[i];
+            cl->b_base[at] = cl->a_base[at];
+            d->pos[i] = UINT32_MAX;
+        }
+}
+
+static void place_mismatches(struct cmp_data *d)
+{
+    struct call_list *cl = d->cl;
+    if (!cl->b_base || d->mode != DATA_MISMATCH)
+        return;
+    for (size_t i = 0; i < cl->count; i++) {
+        if (cl->len[i] == 0)
+            continue;
+        uint32_t p = (uint32_t)rnd_below(cl->len[i]);
+        size_t at = cl->off[i] + p;
+        cl->b_base[at] = (unsigned char)(cl->a_base[at] ^ (1 + rnd_below(255)));
+        d->pos[i] = p;
+    }
+}
+
+static void fill_random(unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v = rnd64();
+        memcpy(p + i, &v, 8);
+    }
+    for (; i < n; i++)
+        p[i] = (unsigned char)rnd64();
+}
+
+/* ---- table 1: fixed sizes ---- */
+
+static void fixed_layout(size_t n, size_t *stride, size_t *slots)
+{
+    size_t align = ctx.opt.align_a > ctx.opt.align_b ? ctx.opt.align_a
+                                                     : ctx.opt.align_b;
+    *stride = (n + align + 63) & ~(size_t)63;
+    if (*stride == 0)
+        *stride = 64;
+    size_t s = ctx.opt.footprint ? ctx.opt.footprint / *stride : 1;
+    /* The call list costs 16 bytes a slot: keep it to 64 MiB. */
+    if (s > ((size_t)1 << 22))
+        s = (size_t)1 << 22;
+    *slots = s ? s : 1;
+}
+
+/* With differences, a batch needs many slots (a batch is at most one
+ * pass over them), or the same few positions would repeat and the branch
+ * predictor would learn them: up to 1024 slots within 256 KiB, at least
+ * 8 unless that exceeds 16 MiB. */
+static size_t mismatch_slots(size_t stride, size_t slots)
+{
+    size_t want = (256u << 10) / stride;
+    if (want > 1024)
+        want = 1024;
+    if (want < 8 && 8 * stride <= (16u << 20))
+        want = 8;
+    return slots > want ? slots : want;
+}
+
+static void fixed_prepare(void *arg)
+{
+    struct cmp_data *d = arg;
+    undo_mismatches(d);
+    place_mismatches(d);
+}
+
+void measure_table1(struct result *r)
+{
+    struct bench_function *f = r->f;
+    size_t need = 0, max_slots = 0;
+    int cmp = f->kind == ML_KIND_CMP;
+
+    for (unsigned i = 0; i < r->nrows; i++) {
+        size_t stride, slots;
+        fixed_layout(r->sizes[i], &stride, &slots);
+        if (cmp && r->data == DATA_MISMATCH)
+            slots = mismatch_slots(stride, slots);
+        if (stride * slots > need)
+            need = stride * slots;
+        if (slots > max_slots)
+            max_slots = slots;
+    }
+    need += 4096;
+    if (need > UINT32_MAX) {
+        fprintf(stderr, "memlane-bench: a footprint of %zu bytes is too "
+                "large (at most 4G; --help for usage)\n", need);
+        exit(2);
+    }
+    unsigned char *a = bench_alloc(need);
+    unsigned char *b = cmp ? bench_alloc(need) : NULL;
+    struct call_list cl = {.a_base = a + ctx.opt.align_a,
+                           .b_base = cmp ? b + ctx.opt.align_b : NULL};
+    call_list_alloc(&cl, max_slots);
+    size_t *order = malloc(max_slots * sizeof *order);
+    uint32_t *pos = malloc(max_slots * sizeof *pos);
+    if (!order || !pos)
+        abort();
+    if (cmp) {
+        fill_random(a, need);
+        memcpy(b, a, need);
+    }
+
+    for (unsigned row = 0; row < r->nrows; row++) {
+        size_t n = r->sizes[row], stride, slots;
+        fixed_layout(n, &stride, &slots);
+        if (cmp && r->data == DATA_MISMATCH)
+            slots = mismatch_slots(stride, slots);
+        /* Slots in a random order, so prefetchers cannot run ahead. */
+        for (size_t i = 0; i < slots; i++)
+            order[i] = i;
+        for (size_t i = slots; i > 1; i--) {
+            size_t j = rnd_below(i), t = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = t;
+        }
+        for (size_t i = 0; i < slots; i++) {
+            cl.off[i] = (uint32_t)(order[i] * stride);
+            cl.len[i] = (uint32_t)n;
+            pos[i] = UINT32_MAX;
+        }
+        cl.count = slots;
+        call_list_sum(&cl);
+
+        for (unsigned c = 0; c < r->ncols; c++)
+            r->cells[row * r->ncols + c].supported =
+                impl_supports(&f->impls[r->cols[c]], n, ctx.opt.align_a);
+
+        progress("table 1: %s size %zu (%u/%u)", f->name, n, row + 1,
+                 r->nrows);
+        struct cmp_data d = {&cl, pos, r->data, DIST_LONG};
+        fixed_prepare(&d);
+        measure_row(r, row, &cl,
+                    cmp && r->data == DATA_MISMATCH ? fixed_prepare : NULL, &d);
+        undo_mismatches(&d);
+    }
+    progress_done();
+    bench_free(a, need);
+    bench_free(b, need);
+    call_list_free(&cl);
+    free(order);
+    free(pos);
+}
+
+/* ---- table 2: sizes drawn from a distribution ---- */
+
+/* Geometric length with the given mean (support 0, 1, 2, ...). */
+static size_t geometric(double mean)
+{
+    double u = ((double)(rnd64() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+    return (size_t)floor(log(u) / log(mean / (mean + 1)));
+}
+
+static size_t draw_length(enum dist d)
+{
+    switch (d) {
+    case DIST_SHORT:
+        return geometric(16);
+    case DIST_MID:
+        return geometric(64);
+    case DIST_UNIFORM512:
+        return rnd_below(513);
+    default:
+        return DIST_BUFFER;
+    }
+}
+
+/* A new split of the buffer into calls, and new differences: every
+ * round sees a fresh sequence of sizes, so the branch predictor cannot
+ * learn it across rounds (it would learn one fixed sequence of a few
+ * thousand calls). */
+static void dist_prepare(void *arg)
+{
+    struct cmp_data *d = arg;
+    struct call_list *cl = d->cl;
+    undo_mismatches(d);
+    size_t off = 0, k = 0;
+    while (off < DIST_BUFFER) {
+        size_t len = draw_length(d->dist);
+        if (len > DIST_BUFFER - off)
+            len = DIST_BUFFER - off;
+        cl->off[k] = (uint32_t)off;
+        cl->len[k] = (uint32_t)len;
+        d->pos[k] = UINT32_MAX;
+        off += len;
+        k++;
+    }
+    cl->count = k;
+    call_list_sum(cl);
+    place_mismatches(d);
+}
+
+void measure_table2(struct result *r)
+{
+    struct bench_function *f = r->f;
+    int cmp = f->kind == ML_KIND_CMP;
+    size_t need = DIST_BUFFER + 8192;
+    unsigned char *a = bench_alloc(need);
+    unsigned char *b = cmp ? bench_alloc(need) : NULL;
+    if (cmp) {
+        fill_random(a, need);
+        memcpy(b, a, need);
+    }
+    /* A zero-length call still takes a list entry: at most one per byte
+     * plus the zero-length ones, bounded generously. */
+    size_t cap = 4 * DIST_BUFFER;
+    struct call_list cl = {.a_base = a + ctx.opt.align_a,
+                           .b_base = cmp ? b + ctx.opt.align_b : NULL};
+    call_list_alloc(&cl, cap);
+    uint32_t *pos = malloc(cap * sizeof *pos);
+    if (!pos)
+        abort();
+
+    for (unsigned row = 0; row < r->nrows; row++) {
+        enum dist d = r->dists[row];
+        struct cmp_data dd = {&cl, pos, r->data, d};
+        cl.count = 0;
+        dist_prepare(&dd);
+
+        /* The reference loops take only whole aligned blocks: that is
+         * the Long row, and only when not offset. */
+        for (unsigned c = 0; c < r->ncols; c++) {
+            const struct bench_impl *im = &f->impls[r->cols[c]];
+            r->cells[row * r->ncols + c].supported =
+                d == DIST_LONG ? impl_supports(im, DIST_BUFFER, ctx.opt.align_a)
+                               : impl_supports(im, 1, 1);
+        }
+
+        progress("table 2: %s%s (%u/%u)", f->title, dist_name(d), row + 1,
+                 r->nrows);
+        measure_row(r, row, &cl, dist_prepare, &dd);
+        undo_mismatches(&dd);
+    }
+    progress_done();
+    bench_free(a, need);
+    bench_free(b, need);
+    call_list_free(&cl);
+    free(pos);
+}

@@ -1,0 +1,63 @@
+# memlane-bench: the benchmark tool (bench/), `make bench`, and its tests
+# (part of `make test`).  OpenSSL and libsodium are compared when
+# pkg-config finds them at build time; neither is required.
+
+BENCH_BIN  := $(BUILD)/memlane-bench
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_OUT  := $(BUILD)/bench
+
+BENCH_PEERS := $(shell pkg-config --exists libcrypto 2>/dev/null && echo libcrypto) \
+               $(shell pkg-config --exists libsodium 2>/dev/null && echo libsodium)
+BENCH_PEERS := $(strip $(BENCH_PEERS))
+BENCH_DEFS  := $(if $(filter libcrypto,$(BENCH_PEERS)),-DBENCH_HAVE_OPENSSL) \
+               $(if $(filter libsodium,$(BENCH_PEERS)),-DBENCH_HAVE_SODIUM)
+BENCH_PEER_CFLAGS := $(if $(BENCH_PEERS),$(shell pkg-config --cflags $(BENCH_PEERS)))
+BENCH_PEER_LIBS   := $(if $(BENCH_PEERS),$(shell pkg-config --libs $(BENCH_PEERS)))
+
+# -fno-builtin (and gcc's -fno-tree-loop-distribute-patterns): libc is
+# measured through its real functions, never an inline expansion, and
+# the reference loops stay loops.
+BENCH_CFLAGS := $(BASE_CFLAGS) $(LIB_NOLIBCALL) $(BENCH_DEFS) $(BENCH_PEER_CFLAGS)
+# The constant-time byte loops must stay byte loops, as the BSDs ship them.
+BENCH_NOVEC := $(if $(filter 1,$(IS_CLANG)),-fno-vectorize -fno-slp-vectorize,-fno-tree-vectorize -fno-tree-slp-vectorize)
+
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o)
+GNUPLOT    ?= gnuplot
+
+all: $(BENCH_BIN)
+
+$(BUILD)/obj/bench/%.o: bench/%.c $(wildcard bench/*.h) $(wildcard src/*.h src/*.def src/*/*.def include/*.h) mk/bench.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(BENCH_CFLAGS) $(if $(filter ctref,$(basename $(notdir $<))),$(BENCH_NOVEC)) -c $< -o $@
+
+$(BENCH_BIN): $(BENCH_OBJS) $(BUILD)/libmemlane.a
+	$(CC) $(CFLAGS) $(BENCH_OBJS) $(BUILD)/libmemlane.a $(BENCH_PEER_LIBS) -lm -o $@
+
+.PHONY: bench bench-quick
+# The default tables, plus a log-size memset sweep for the chart; data,
+# a gnuplot script and (with gnuplot) charts in $(BENCH_OUT).
+bench: all
+	@mkdir -p $(BENCH_OUT)
+	@rm -f $(BENCH_OUT)/*.dat
+	$(BENCH_BIN) --plot-dir=$(BENCH_OUT) $(BENCH_ARGS) | tee $(BENCH_OUT)/tables.txt
+	$(BENCH_BIN) --tables=1 --sizes=64-64M*2 --runs=9 --plot-dir=$(BENCH_OUT) --plot-tag=large $(BENCH_ARGS) > $(BENCH_OUT)/memset-large.txt
+	@cp bench/plot.gp $(BENCH_OUT)/memlane-bench.gp
+	@if command -v $(GNUPLOT) >/dev/null 2>&1; then \
+	    (cd $(BENCH_OUT) && $(GNUPLOT) memlane-bench.gp) && \
+	    echo "charts: $$(ls $(BENCH_OUT)/*.png $(BENCH_OUT)/*.svg | tr '\n' ' ')"; \
+	else \
+	    echo "charts: install gnuplot (apt-get install gnuplot-nox), then: cd $(BENCH_OUT) && gnuplot memlane-bench.gp"; \
+	fi
+
+bench-quick: all
+	$(BENCH_BIN) --quick $(BENCH_ARGS)
+
+# The tool's own tests: it runs, parses its flags, writes well-formed
+# output.  Never a speed assertion.
+BENCH_STATS_TEST := $(BUILD)/bench-test-stats
+$(BENCH_STATS_TEST): tests/bench/test_stats.c bench/stats.c bench/stats.h
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Ibench tests/bench/test_stats.c bench/stats.c -lm -o $@
+
+test-extra:: $(BENCH_BIN) $(BENCH_STATS_TEST)
+	$(BENCH_STATS_TEST)
+	BENCH=$(BENCH_BIN) sh bench/test-bench.sh

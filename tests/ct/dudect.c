@@ -1,0 +1,271 @@
+/*
+ * Check 4: statistical timing test, the method of "Dude, is my code
+ * constant time?" (Reparaz, Balasch, Verbauwhede, DATE 2017), implemented
+ * here from the paper's description.
+ *
+ * For each function, length and pair of input classes, measurements are
+ * taken with the class of each one drawn at random (so drifts of the
+ * machine hit both classes alike).  One measurement is the cycle count of
+ * one call (lfence; rdtsc ... rdtscp; lfence).  The classes differ only
+ * in the values of bytes (see measure()).  Welch's t statistic is computed on
+ * the raw measurements and on crops that keep only those below a
+ * percentile (fixed from a first batch), which removes the long tail of
+ * interrupts.  max |t| > 10 flags a leak.
+ *
+ * Class pairs: "equal vs first"   (b == a, or b[0] differs)
+ *              "first vs last"    (b[0] differs, or b[n-1] differs)
+ *
+ * Positive controls in the same run: libc memcmp and the early-exit
+ * control must both reach |t| > 10, else the run is not sensitive enough
+ * and fails.
+ *
+ *   ct-dudect [--long] [measurements-per-class]
+ *     default: 100000 per class and class pair at lengths 1 15 16 31 32 33 64 1000 4096
+ *     --long:  10^7 per class at lengths 15 16 31 32 33 64 1000 4096
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <x86intrin.h>
+
+#include "ct.h"
+
+#define T_THRESHOLD 10.0
+#define NCROPS 10
+#define BATCH 10000
+
+/* Welch's t-test accumulators, Welford's online mean and variance. */
+struct welch {
+    double n[2], mean[2], m2[2];
+};
+
+static void welch_add(struct welch *w, int cls, double x)
+{
+    w->n[cls] += 1;
+    double d = x - w->mean[cls];
+    w->mean[cls] += d / w->n[cls];
+    w->m2[cls] += d * (x - w->mean[cls]);
+}
+
+static double welch_t(const struct welch *w)
+{
+    if (w->n[0] < 2 || w->n[1] < 2)
+        return 0;
+    double v0 = w->m2[0] / (w->n[0] - 1), v1 = w->m2[1] / (w->n[1] - 1);
+    double den = sqrt(v0 / w->n[0] + v1 / w->n[1]);
+    if (den == 0)
+        return w->mean[0] == w->mean[1] ? 0 : 1e9;
+    return (w->mean[0] - w->mean[1]) / den;
+}
+
+static inline uint64_t tsc_begin(void)
+{
+    _mm_lfence();
+    uint64_t t = __rdtsc();
+    _mm_lfence();
+    return t;
+}
+
+static inline uint64_t tsc_end(void)
+{
+    unsigned aux;
+    uint64_t t = __rdtscp(&aux);
+    _mm_lfence();
+    return t;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+struct result {
+    double max_t;
+    const char *where; /* "raw" or "crop p.." */
+    double mean0, mean1;
+    unsigned long n;
+};
+
+
+/*
+ * One test: about `per_class` measurements per class, the class of each
+ * drawn at random.  Each class has its own b buffer, prepared before the
+ * measurements and never written during them, at the same offset in its
+ * page as the other's (so cache sets and 4K aliasing with a are the
+ * same): "equal vs first": b0 == a, b1 differs from a at byte 0;
+ * "first vs last": b0 differs at byte 0, b1 at byte n-1.  (Rewriting one
+ * shared b before each call, tried first, made a store of an unchanged
+ * value and a store of a new value differ by a cycle at 4096 bytes on
+ * this machine, for every function: a property of the harness, not of
+ * the code under test.)
+ */
+static struct result measure(ml_cmp_fn volatile fn, size_t n, int first_vs_last,
+                             unsigned long per_class, unsigned char *a, unsigned char *b0,
+                             unsigned char *b1)
+{
+    static uint64_t cyc[BATCH];
+    static unsigned char cls[BATCH];
+    struct welch raw = {{0}, {0}, {0}}, crop[NCROPS];
+    uint64_t thresh[NCROPS];
+    memset(crop, 0, sizeof crop);
+    for (size_t i = 0; i < n; i++)
+        a[i] = (unsigned char)ct_rnd();
+    memcpy(b0, a, n);
+    memcpy(b1, a, n);
+    if (n) {
+        unsigned char d = (unsigned char)(1 + ct_rnd() % 255);
+        if (first_vs_last)
+            b0[0] ^= d;
+        b1[first_vs_last ? n - 1 : 0] ^= d;
+    }
+    unsigned char *const bs[2] = {b0, b1};
+    unsigned long total = 2 * per_class, done = 0;
+    int warm = 1;
+    volatile int sink = 0;
+
+    while (done < total) {
+        unsigned long m = total - done < BATCH ? total - done : BATCH;
+        for (unsigned long i = 0; i < m; i++)
+            cls[i] = (unsigned char)(ct_rnd() >> 63);
+        for (unsigned long i = 0; i < m; i++) {
+            const unsigned char *b = bs[cls[i]];
+            uint64_t t0 = tsc_begin();
+            int res = fn(a, b, n);
+            uint64_t t1 = tsc_end();
+            sink += res;
+            cyc[i] = t1 - t0;
+        }
+        if (warm) {
+            /* The first batch only warms up and sets the crop
+             * thresholds: the percentiles 1 - 0.5^(10 (k+1) / NCROPS),
+             * as in the paper's reference code, tails trimmed harder
+             * and harder. */
+            static uint64_t sorted[BATCH];
+            memcpy(sorted, cyc, m * sizeof *cyc);
+            qsort(sorted, m, sizeof *sorted, cmp_u64);
+            for (int k = 0; k < NCROPS; k++) {
+                double p = 1 - pow(0.5, 10.0 * (k + 1) / NCROPS);
+                thresh[k] = sorted[(size_t)(p * (double)(m - 1))];
+            }
+            warm = 0;
+            continue;
+        }
+        for (unsigned long i = 0; i < m; i++) {
+            double x = (double)cyc[i];
+            welch_add(&raw, cls[i], x);
+            for (int k = 0; k < NCROPS; k++)
+                if (cyc[i] <= thresh[k])
+                    welch_add(&crop[k], cls[i], x);
+        }
+        done += m;
+    }
+    (void)sink;
+    struct result res = {fabs(welch_t(&raw)), "raw", raw.mean[0], raw.mean[1],
+                         (unsigned long)(raw.n[0] + raw.n[1])};
+    static char names[NCROPS][24];
+    for (int k = 0; k < NCROPS; k++) {
+        double t = fabs(welch_t(&crop[k]));
+        if (t > res.max_t) {
+            snprintf(names[k], sizeof names[k], "crop<=p%.4f", 1 - pow(0.5, 10.0 * (k + 1) / NCROPS));
+            res.max_t = t;
+            res.where = names[k];
+            res.mean0 = crop[k].mean[0];
+            res.mean1 = crop[k].mean[1];
+        }
+    }
+    return res;
+}
+
+int main(int argc, char **argv)
+{
+    int lng = 0;
+    unsigned long per_class = 100000;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--long"))
+            lng = 1, per_class = 10000000;
+        else
+            per_class = strtoul(argv[i], NULL, 10);
+    }
+    static const size_t len_ci[] = {1, 15, 16, 31, 32, 33, 64, 1000, 4096};
+    static const size_t len_long[] = {15, 16, 31, 32, 33, 64, 1000, 4096};
+    const size_t *lens = lng ? len_long : len_ci;
+    size_t nlens = lng ? sizeof len_long / sizeof *lens : sizeof len_ci / sizeof *lens;
+
+    /* a, b0 and b1 at the same offset in their pages. */
+    unsigned char *a = aligned_alloc(4096, 8192), *b0 = aligned_alloc(4096, 8192),
+                  *b1 = aligned_alloc(4096, 8192);
+    if (!a || !b0 || !b1)
+        return 2;
+    ct_rnd_seed((uint64_t)time(NULL) * 0x9e3779b97f4a7c15u);
+
+    struct ct_target targets[64];
+    size_t nt = ct_targets(targets, 64);
+    /* The positive control from libc, first, so a blunt run stops early. */
+    struct ct_target libc = {"libc", "memcmp", memcmp, 1, 1};
+    struct ct_target list[66];
+    size_t nl = 0;
+    list[nl++] = libc;
+    for (size_t i = 0; i < nt; i++)
+        if (!targets[i].control || !strcmp(targets[i].variant, "leaky_early_exit"))
+            list[nl++] = targets[i];
+
+    printf("dudect: %lu measurements per class and test, |t| > %.0f flags a leak\n",
+           per_class, T_THRESHOLD);
+    for (size_t i = 0; i < nl; i++) {
+        const struct ct_target *t = &list[i];
+        if (!t->runnable) {
+            printf("skip %s/%s: not supported by this CPU\n", t->function, t->variant);
+            continue;
+        }
+        double worst = 0;
+        char worst_at[320] = "";
+        int flagged = 0;
+        for (size_t l = 0; l < nlens; l++)
+            for (int fvl = 0; fvl < 2; fvl++) {
+                size_t n = lens[l];
+                if (fvl && n < 2)
+                    continue;
+                struct result r = measure(t->fn, n, fvl, per_class, a, b0, b1);
+                const char *test = fvl ? "first vs last" : "equal vs first";
+                int bad = r.max_t > T_THRESHOLD;
+                flagged |= bad;
+                if (r.max_t > worst) {
+                    worst = r.max_t;
+                    snprintf(worst_at, sizeof worst_at, "n=%zu %s (%s)", n, test, r.where);
+                }
+                if (bad && !t->control)
+                    printf("FAIL dudect %s/%s n=%zu %s: |t| = %.1f on %s "
+                           "(mean cycles %.1f vs %.1f, %lu measurements)\n",
+                           t->function, t->variant, n, test, r.max_t, r.where, r.mean0,
+                           r.mean1, r.n);
+                if (t->control && getenv("CT_VERBOSE"))
+                    printf("  %s/%s n=%zu %s: |t| = %.1f (%s) means %.1f %.1f\n", t->function,
+                           t->variant, n, test, r.max_t, r.where, r.mean0, r.mean1);
+                fflush(stdout);
+            }
+        if (t->control) {
+            printf("control %s/%s: max |t| = %.1f at %s (%s)\n", t->function, t->variant,
+                   worst, worst_at, flagged ? "flagged, as it must be" : "NOT flagged");
+            if (flagged)
+                ct_passed++;
+            else {
+                ct_failed++;
+                printf("FAIL dudect: control %s/%s not flagged: this run is not sensitive "
+                       "enough to show a leak\n", t->function, t->variant);
+            }
+        } else {
+            printf("%s %s/%s: max |t| = %.2f at %s\n", flagged ? "FAIL" : "ok", t->function,
+                   t->variant, worst, worst_at);
+            if (flagged)
+                ct_failed++;
+            else
+                ct_passed++;
+        }
+    }
+    printf("%lu passed, %lu failed\n", ct_passed, ct_failed);
+    return ct_failed ? 1 : 0;
+}
