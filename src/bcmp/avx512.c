@@ -2,8 +2,8 @@
  * bcmp, AVX-512 (BW): the memcmp ladder without locating the difference:
  * XORs of the vectors ORed together (vpternlog) and one test per group.
  *     0..64    one masked compare, the load mask made from n
- *    65..128   head vector, then tail vector
- *   129..256   head vector, then the next one and two tail vectors
+ *    65..128   head + tail vector, one test
+ *   129..256   two heads + two tails, one test
  *   257..      32-byte vectors (see bcmp_long): one, three, four, then
  *              four aligned per iteration, then the last one, two or four
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
@@ -58,10 +58,8 @@ __attribute__((aligned(64))) int memlane_bcmp_avx512(const void *a, const void *
         return ml_ne64_masked(p, q, n) != 0;
     if (n > 256)
         return bcmp_long(p, q, n);
-    /* The first vector alone: inputs that differ early leave here. */
-    if (ml_ne64(p, q))
-        return 1;
+    /* No branch on the data up to 256 bytes (see memcmp/avx512.c). */
     if (n <= 128)
-        return ml_ne64(p + n - 64, q + n - 64) != 0;
-    return ml_nz64(xor3(p, q, 64, n - 128, n - 64)) != 0;
+        return !_kortestz_mask64_u8(ml_ne64(p, q), ml_ne64(p + n - 64, q + n - 64));
+    return ml_nz64(_mm512_or_si512(ml_xor64(p, q), xor3(p, q, 64, n - 128, n - 64))) != 0;
 }
