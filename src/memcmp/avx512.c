@@ -152,7 +152,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx512(const void *a, const void
             return 0;
         return ml_diff_at(p, q, ml_ctz64(m));
     }
-    if (n <= 128)
+    if (ML_LIKELY(n <= 128))
         return memcmp_65_128(p, q, n);
     if (n <= 256)
         return memcmp_129_256(p, q, n);
