@@ -3,10 +3,8 @@
  * XORs of the vectors ORed together (vpternlog) and one test per group.
  *     0..64    one masked compare, the load mask made from n
  *    65..128   head + tail vector, one test
- *   129..256   two heads + two tails, one test
- *   257..512   the first 256 bytes so, then the rest so
- *   513..      as below
- *              32-byte vectors (see bcmp_long): one, three, four, then
+ *   129..256   32 bytes alone, then two heads + two tails, one test
+ *   257..      32-byte vectors (see bcmp_long): one, three, four, then
  *              four aligned per iteration, then the last one, two or four
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
  */
@@ -20,15 +18,21 @@ static inline __m512i xor3(const unsigned char *p, const unsigned char *q, size_
                                      ml_xor64(p + o2, q + o2), 0xfe);
 }
 
-/* 65..128 and 129..256 bytes: head(s) and tail(s), one test. */
+/* 65..128 bytes: head and tail, one test. */
 static inline int differ_65_128(const unsigned char *p, const unsigned char *q, size_t n)
 {
     return !_kortestz_mask64_u8(ml_ne64(p, q), ml_ne64(p + n - 64, q + n - 64));
 }
 
-static inline int differ_129_256(const unsigned char *p, const unsigned char *q, size_t n)
+
+/* The first 129..256 bytes of a call: the first 32 bytes alone first, so
+ * inputs that differ at once read little (see memcmp/avx512.c). */
+static inline int differ_first_129_256(const unsigned char *p, const unsigned char *q,
+                                       size_t n)
 {
-    return ml_nz64(_mm512_or_si512(ml_xor64(p, q), xor3(p, q, 64, n - 128, n - 64))) != 0;
+    if (ml_ne32k(p, q))
+        return 1;
+    return !_kortestz_mask64_u8(ml_ne32k(p + 32, q + 32), ml_nz64(xor3(p, q, 64, n - 128, n - 64)));
 }
 
 /* OR of the XORs of four 32-byte vectors. */
@@ -69,21 +73,11 @@ __attribute__((aligned(64))) int memlane_bcmp_avx512(const void *a, const void *
 
     if (ML_LIKELY(n <= 64))
         return ml_ne64_masked(p, q, n) != 0;
-    /* No branch on the data up to 256 bytes, one up to 512 (see
+    /* At most one branch on the data up to 256 bytes (see
      * memcmp/avx512.c). */
     if (n <= 128)
         return differ_65_128(p, q, n);
     if (n <= 256)
-        return differ_129_256(p, q, n);
-    if (n <= 512) {
-        size_t rest = n - 256;
-        if (differ_129_256(p, q, 256))
-            return 1;
-        if (rest <= 64)
-            return ml_ne64(p + n - 64, q + n - 64) != 0;
-        if (rest <= 128)
-            return differ_65_128(p + 256, q + 256, rest);
-        return differ_129_256(p + 256, q + 256, rest);
-    }
+        return differ_first_129_256(p, q, n);
     return bcmp_long(p, q, n);
 }
