@@ -108,8 +108,8 @@ static inline int memcmp_65_128(const unsigned char *p, const unsigned char *q, 
  * glibc's time, with it 1.2-1.3x.  It costs a few points of the
  * random-position gain.
  */
-static inline int differ_129_256(const unsigned char *p, const unsigned char *q,
-                                       size_t n, size_t *at)
+static inline int differ_129_256(const unsigned char *p, const unsigned char *q, size_t n,
+                                 size_t *at)
 {
     uint64_t m0 = ml_ne32k(p, q);
     if (m0) {
@@ -128,7 +128,6 @@ static inline int differ_129_256(const unsigned char *p, const unsigned char *q,
     *at = o + ml_ctz64(m);
     return 1;
 }
-
 
 __attribute__((aligned(64))) int memlane_memcmp_avx512(const void *a, const void *b, size_t n)
 {
