@@ -43,10 +43,9 @@ static void usage(FILE *out)
 "                         table 1, all five for table 2\n"
 "  -i, --impls=LIST       implementations to compare (see --list); 'all'\n"
 "                         adds those left out by default (nt-store-loop)\n"
-"  -b, --base=IMPL        base of table 2 and of --unit=ratio (default:\n"
-"                         memlane-generic, and\n"
-"                         bytewise-ct for the timingsafe functions, also\n"
-"                         for functions that lack IMPL)\n"
+"  -b, --base=IMPL        base of table 2 and of --unit=ratio; default\n"
+"                         (also for functions without IMPL):\n"
+"                         memlane-generic, bytewise-ct for timingsafe_*\n"
 "  -s, --sizes=LIST       table 1 sizes: N, A-B:STEP (arithmetic),\n"
 "                         A-B*FACTOR (geometric), comma-separated; suffixes\n"
 "                         K, M, G (x1024); at most 1G each\n"
@@ -54,8 +53,9 @@ static void usage(FILE *out)
 "                         (default Short,Mid,Long)\n"
 "      --data=MODE        comparisons: equal (default), mismatch (one\n"
 "                         differing byte at a random position per call,\n"
-"                         re-drawn every sample; table 1 then rotates over\n"
-"                         up to 1024 buffer pairs within 256 KiB) or both\n"
+"                         re-drawn every sample; table 1 then spreads the\n"
+"                         calls over up to 1024 buffer pairs in 256 KiB,\n"
+"                         or the --footprint) or both\n"
 "      --footprint=F      table 1 buffer per operand: hot (default: the\n"
 "                         same bytes every call), L1, L2, LLC, DRAM, or a\n"
 "                         size; calls walk the footprint in random order\n"
@@ -63,7 +63,8 @@ static void usage(FILE *out)
 "                         (0..4095, default 0)\n"
 "  -n, --runs=N           samples per cell (default 20, --quick 5)\n"
 "      --batch=US         target time of one timed batch in microseconds\n"
-"                         (default 5; table 2 batches are whole passes)\n"
+"                         (default 5, --quick 2); a batch of random sizes or\n"
+"                         differences is at most one pass over its calls\n"
 "      --cpu=N            pin to CPU N\n"
 "      --quick            fewer runs and shorter batches (under 30 s)\n"
 "      --format=FMT       table (default), gobench (Go benchmark lines for\n"
@@ -82,7 +83,11 @@ static void usage(FILE *out)
 "\n"
 "Timing: ordered TSC reads (lfence;rdtsc ... rdtscp;lfence) around a batch\n"
 "of calls; the median cost of an empty measurement is subtracted.  Cells are\n"
-"medians of --runs samples, implementations interleaved round by round.\n"
+"medians of --runs samples, implementations interleaved round by round; an\n"
+"untimed batch precedes every sample, and a batch interrupted by a context\n"
+"switch is run again.  Random sizes, and difference positions where a\n"
+"sample revisits buffers, are drawn anew for every sample, so the branch\n"
+"predictor cannot learn them.\n"
 "Exit status: 0 on success, 2 on bad usage or a buffer that cannot be\n"
 "allocated.\n");
 }
@@ -206,16 +211,27 @@ static unsigned long parse_uint(const char *what, const char *s,
     return v;
 }
 
-/* Splits a comma-separated list into a NULL-terminated array. */
+/* Splits a comma-separated list into a NULL-terminated array whose
+ * strings share one block (kept at v[-1]); split_free releases both. */
+static void split_free(char **v)
+{
+    if (v) {
+        free(v[-1]);
+        free(v - 1);
+    }
+}
+
 static char **split(const char *arg, size_t *count)
 {
     char *copy = strdup(arg);
     size_t n = 1;
     for (const char *p = arg; *p; p++)
         n += *p == ',';
-    char **v = calloc(n + 1, sizeof *v);
+    char **v = calloc(n + 2, sizeof *v);
     if (!copy || !v)
         abort();
+    v[0] = copy; /* the block, for split_free */
+    v++;
     size_t k = 0;
     for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
         v[k++] = tok;
@@ -290,6 +306,7 @@ static void parse_options(int argc, char **argv, struct options *o)
                 else
                     bad("unknown table '%s' (1 or 2)", v[i]);
             }
+            split_free(v);
             if (!o->tables)
                 bad("empty --tables");
             break;
@@ -303,9 +320,11 @@ static void parse_options(int argc, char **argv, struct options *o)
                     bad("unknown function '%s'", v[i]);
                 o->funcs[f - bench_function_get(0)] = 1;
             }
+            split_free(v);
             o->funcs_given = 1;
             break;
         case 'i':
+            split_free(o->impls);
             o->impls = split(optarg, &o->nimpls);
             if (!o->nimpls)
                 bad("empty --impls");
@@ -329,6 +348,7 @@ static void parse_options(int argc, char **argv, struct options *o)
                 if (!found)
                     bad("unknown distribution '%s' (Short, Mid, Long, Uniform512)", v[i]);
             }
+            split_free(v);
             if (!o->dists)
                 bad("empty --dists");
             break;

@@ -451,7 +451,8 @@ static void table2_block(FILE *out, const struct result *r,
             put_padded(out, val[row * ncol + k], wv[k], 1);
             if (k) {
                 fputs("  ", out);
-                put_padded(out, cmpt[row * ncol + k], wc[k], 0);
+                /* No padding after the last column. */
+                put_padded(out, cmpt[row * ncol + k], k + 1 < ncol ? wc[k] : 0, 0);
             }
         }
         fputc('\n', out);

@@ -304,8 +304,9 @@ static double sample(const struct bench_function *f,
                      unsigned long k, size_t *cursor, double *bytes)
 {
     double t = 0;
+    size_t start = *cursor;
     for (int attempt = 0; attempt < 8; attempt++) {
-        size_t start = *cursor;
+        *cursor = start; /* the same calls: they carry the differences */
         long before = switches();
         t = time_batch(f, im, cl, k, cursor);
         *bytes = batch_bytes(cl, start, k);
@@ -317,13 +318,14 @@ static double sample(const struct bench_function *f,
 
 /* Times every supported cell of row `row` for ctx.opt.runs rounds.
  * `prepare` (may be NULL) runs before every sample: new difference
- * positions, or a new split of the buffer into calls, so that no sample
- * repeats a sequence the branch predictor saw before; such samples start
- * at call 0 and take at most one pass over the list.  Every sample is
+ * positions where the sample will run, or a new split of the buffer into
+ * calls (the sample then starts at its first call), so that no sample
+ * repeats a sequence the branch predictor saw before; such samples take
+ * at most one pass over the list.  Every sample is
  * preceded by an untimed batch of the same implementation.  Table 1 samples
  * are ticks per call, table 2 samples ticks per DIST_BUFFER bytes. */
 static void measure_row(struct result *r, unsigned row, struct call_list *cl,
-                        void (*prepare)(void *), void *arg)
+                        size_t (*prepare)(void *, size_t, size_t), void *arg)
 {
     unsigned nc = r->ncols, runs = ctx.opt.runs;
     struct cell *cells = &r->cells[row * nc];
@@ -331,6 +333,10 @@ static void measure_row(struct result *r, unsigned row, struct call_list *cl,
     double calls_per_pass = 0;
 
     for (unsigned c = 0; c < nc; c++) {
+        /* Each implementation walks its own part of the list: with a
+         * large footprint, one must not find the lines the one before it
+         * just brought into the cache. */
+        cursor[c] = (size_t)((double)cl->count * c / nc);
         cells[c].n = 0;
         cells[c].v = calloc(runs, sizeof(double));
         if (!cells[c].v)
@@ -356,9 +362,10 @@ static void measure_row(struct result *r, unsigned row, struct call_list *cl,
             time_batch(r->f, &r->f->impls[r->cols[c]], cl,
                        prepare && k > cl->count ? cl->count : k, &cursor[c]);
             if (prepare) {
-                prepare(arg);
-                cursor[c] = 0;
                 if (k > cl->count)
+                    k = cl->count;
+                cursor[c] = prepare(arg, cursor[c], k);
+                if (k > cl->count) /* a new layout may be shorter */
                     k = cl->count;
             }
             calls_per_pass += (double)cl->count * DIST_BUFFER / (double)cl->cum[cl->count];
@@ -390,6 +397,8 @@ struct cmp_data {
     uint32_t *pos;              /* difference of each call, or UINT32_MAX */
     enum data_mode mode;
     enum dist dist;             /* table 2: the lengths to draw */
+    size_t first, placed;       /* calls first.. (placed of them, cyclic)
+                                   may have a difference */
 };
 
 static void undo_mismatches(struct cmp_data *d)
@@ -397,20 +406,29 @@ static void undo_mismatches(struct cmp_data *d)
     struct call_list *cl = d->cl;
     if (!cl->b_base)
         return;
-    for (size_t i = 0; i < cl->count; i++)
+    for (size_t j = 0; j < d->placed; j++) {
+        size_t i = (d->first + j) % cl->count;
         if (d->pos[i] != UINT32_MAX) {
             size_t at = cl->off[i] + d->pos[i];
             cl->b_base[at] = cl->a_base[at];
             d->pos[i] = UINT32_MAX;
         }
+    }
+    d->placed = 0;
 }
 
-static void place_mismatches(struct cmp_data *d)
+/* Differences in the `calls` calls from `first` on (the next sample's). */
+static void place_mismatches(struct cmp_data *d, size_t first, size_t calls)
 {
     struct call_list *cl = d->cl;
     if (!cl->b_base || d->mode != DATA_MISMATCH)
         return;
-    for (size_t i = 0; i < cl->count; i++) {
+    if (calls > cl->count)
+        calls = cl->count;
+    d->first = first;
+    d->placed = calls;
+    for (size_t j = 0; j < calls; j++) {
+        size_t i = (first + j) % cl->count;
         if (cl->len[i] == 0)
             continue;
         uint32_t p = (uint32_t)rnd_below(cl->len[i]);
@@ -461,11 +479,14 @@ static size_t mismatch_slots(size_t stride, size_t slots)
     return slots > want ? slots : want;
 }
 
-static void fixed_prepare(void *arg)
+/* Table 1: new differences where the sample will run; the walk over the
+ * footprint goes on. */
+static size_t fixed_prepare(void *arg, size_t cursor, size_t calls)
 {
     struct cmp_data *d = arg;
     undo_mismatches(d);
-    place_mismatches(d);
+    place_mismatches(d, cursor, calls);
+    return cursor;
 }
 
 void measure_table1(struct result *r)
@@ -531,10 +552,14 @@ void measure_table1(struct result *r)
 
         progress("table 1: %s size %zu (%u/%u)", f->name, n, row + 1,
                  r->nrows);
-        struct cmp_data d = {&cl, pos, r->data, DIST_LONG};
-        fixed_prepare(&d);
-        measure_row(r, row, &cl,
-                    cmp && r->data == DATA_MISMATCH ? fixed_prepare : NULL, &d);
+        struct cmp_data d = {&cl, pos, r->data, DIST_LONG, 0, 0};
+        fixed_prepare(&d, 0, cl.count);
+        /* Positions are drawn anew before every sample only where the
+         * walk revisits slots soon enough for the predictor to learn
+         * them; with more slots they stay put, since drawing them reads
+         * and writes the very lines the sample would then find cached. */
+        int redraw = cmp && r->data == DATA_MISMATCH && slots < 4096;
+        measure_row(r, row, &cl, redraw ? fixed_prepare : NULL, &d);
         undo_mismatches(&d);
     }
     progress_done();
@@ -572,8 +597,10 @@ static size_t draw_length(enum dist d)
  * round sees a fresh sequence of sizes, so the branch predictor cannot
  * learn it across rounds (it would learn one fixed sequence of a few
  * thousand calls). */
-static void dist_prepare(void *arg)
+/* Table 2: the sample starts at the new layout's first call. */
+static size_t dist_prepare(void *arg, size_t cursor, size_t calls)
 {
+    (void)cursor;
     struct cmp_data *d = arg;
     struct call_list *cl = d->cl;
     undo_mismatches(d);
@@ -590,7 +617,8 @@ static void dist_prepare(void *arg)
     }
     cl->count = k;
     call_list_sum(cl);
-    place_mismatches(d);
+    place_mismatches(d, 0, calls);
+    return 0;
 }
 
 void measure_table2(struct result *r)
@@ -616,9 +644,9 @@ void measure_table2(struct result *r)
 
     for (unsigned row = 0; row < r->nrows; row++) {
         enum dist d = r->dists[row];
-        struct cmp_data dd = {&cl, pos, r->data, d};
+        struct cmp_data dd = {&cl, pos, r->data, d, 0, 0};
         cl.count = 0;
-        dist_prepare(&dd);
+        dist_prepare(&dd, 0, cap);
 
         /* The reference loops take only whole aligned blocks: that is
          * the Long row, and only when not offset. */

@@ -109,3 +109,64 @@ enum ml_level ml_cpu_level(void)
             best = (enum ml_level)l;
     return best;
 }
+
+/* ---- last-level cache size (used by the memset tunables) ---- */
+
+#if defined(__x86_64__)
+/* Deterministic cache parameters: Intel leaf 4 and AMD leaf 0x8000001D
+ * share the layout.  Returns the size of the highest-level data or
+ * unified cache, 0 if the leaf lists none. */
+static size_t ml_llc_from_leaf(unsigned leaf)
+{
+    size_t best = 0;
+    unsigned best_level = 0;
+    for (unsigned sub = 0; sub < 16; sub++) {
+        unsigned a, b, c, d;
+        __cpuid_count(leaf, sub, a, b, c, d);
+        unsigned type = a & 0x1f;       /* 0 none, 1 data, 2 code, 3 unified */
+        if (type == 0)
+            break;
+        if (type == 2)
+            continue;
+        unsigned level = (a >> 5) & 7;
+        size_t ways = (b >> 22) + 1, parts = ((b >> 12) & 0x3ff) + 1,
+               line = (b & 0xfff) + 1, sets = (size_t)c + 1;
+        size_t size = ways * parts * line * sets;
+        (void)d;
+        if (level > best_level || (level == best_level && size > best)) {
+            best_level = level;
+            best = size;
+        }
+    }
+    return best;
+}
+
+size_t ml_cpu_llc_bytes(void)
+{
+    const struct ml_cpu *cpu = ml_cpu();
+    unsigned max_leaf = __get_cpuid_max(0, 0);
+    unsigned ext_max = __get_cpuid_max(0x80000000, 0);
+
+    if (cpu->is_intel && max_leaf >= 4)
+        return ml_llc_from_leaf(4);
+    if (cpu->is_amd) {
+        unsigned a, b, c, d;
+        size_t size = 0;
+        if (ext_max >= 0x8000001d) {
+            __cpuid(0x80000001, a, b, c, d);
+            if ((c >> 22) & 1)          /* topology extensions */
+                size = ml_llc_from_leaf(0x8000001d);
+        }
+        if (!size && ext_max >= 0x80000006) {
+            __cpuid(0x80000006, a, b, c, d);
+            size = (size_t)(d >> 18) * 512 * 1024;  /* L3 in 512 KiB units */
+            if (!size)
+                size = (size_t)(c >> 16) * 1024;    /* else L2, in KiB */
+        }
+        return size;
+    }
+    return 0;
+}
+#else
+size_t ml_cpu_llc_bytes(void) { return 0; }
+#endif

@@ -28,4 +28,10 @@ struct ml_cpu {
  * caller computes the same value). */
 ML_HIDDEN const struct ml_cpu *ml_cpu(void);
 
+
+
+/* Size in bytes of the last-level data or unified cache (CPUID leaf 4 on
+ * Intel, 0x8000001D on AMD, 0x80000006 as AMD's fallback); 0 if unknown.
+ * The whole cache, not a per-thread share. */
+ML_HIDDEN size_t ml_cpu_llc_bytes(void);
 #endif /* MEMLANE_CPU_H */

@@ -149,10 +149,19 @@ static unsigned pick(const struct ml_function *f, enum ml_level cap)
     return best;
 }
 
+/* Set when a selection was made before libc's own start-up (a call from
+ * an executable's .preinit_array, or another object's IFUNC resolver):
+ * environ was still NULL then, so getenv could not see MEMLANE_ARCH.  The
+ * constructor, which runs after libc's, selects again. */
+static int selected_without_env;
+extern char **environ;
+
 static void ml_select(void)
 {
     if (__atomic_load_n(&selected_level, __ATOMIC_ACQUIRE) >= 0)
         return;
+    if (!environ)
+        __atomic_store_n(&selected_without_env, 1, __ATOMIC_RELAXED);
 
     enum ml_level best = ml_cpu_level(), cap = best;
     const char *want = getenv("MEMLANE_ARCH");
@@ -186,7 +195,14 @@ static void ml_select(void)
     }
 }
 
-__attribute__((constructor)) static void ml_init(void) { ml_select(); }
+__attribute__((constructor)) static void ml_init(void)
+{
+    if (__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED) && environ) {
+        __atomic_store_n(&selected_without_env, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&selected_level, -1, __ATOMIC_RELEASE);
+    }
+    ml_select();
+}
 
 static void *memset_first(void *dst, int c, size_t n)
 {

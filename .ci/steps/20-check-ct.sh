@@ -17,6 +17,7 @@ fi
 [ -f /usr/include/valgrind/memcheck.h ] || { echo "valgrind/memcheck.h missing"; exit 1; }
 
 start=$SECONDS
+failed=
 for cc in gcc clang; do
     for opt in O2 O3 Os; do
         build=build-ct-$cc-$opt
@@ -24,7 +25,11 @@ for cc in gcc clang; do
         [ $opt = Os ] && only=generic   # -Os is for the portable variant only
         echo "=== make check-ct, CC=$cc CFLAGS=-$opt${only:+ CT_VARIANTS=$only}"
         make -s clean BUILD=$build >/dev/null
-        CT_VARIANTS=$only make -s -j2 check-ct CC=$cc BUILD=$build CFLAGS="-$opt -g" WERROR=1
+        t0=$SECONDS
+        CT_VARIANTS=$only make -s -j2 check-ct CC=$cc BUILD=$build CFLAGS="-$opt -g" WERROR=1 ||
+            failed="$failed $cc-$opt"
+        echo "=== $cc -$opt: $((SECONDS - t0)) s"
     done
 done
-echo "=== constant-time checks: $((SECONDS - start)) s"
+echo "=== constant-time checks: $((SECONDS - start)) s${failed:+, FAILED:$failed}"
+[ -z "$failed" ]

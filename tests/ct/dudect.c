@@ -14,6 +14,8 @@
  *
  * Class pairs: "equal vs first"   (b == a, or b[0] differs)
  *              "first vs last"    (b[0] differs, or b[n-1] differs)
+ *              "equal vs equal"   (a null test of the harness: a flag
+ *                                  here means the measurement is broken)
  *
  * Positive controls in the same run: libc memcmp and the early-exit
  * control must both reach |t| > 10, else the run is not sensitive enough
@@ -91,48 +93,71 @@ struct result {
 };
 
 
+/* The class pairs. */
+enum test { EQ_VS_FIRST, FIRST_VS_LAST, A_VS_A, NTESTS };
+static const char *const test_name[NTESTS] = {"equal vs first", "first vs last",
+                                              "equal vs equal (null test)"};
+
 /*
  * One test: about `per_class` measurements per class, the class of each
- * drawn at random.  Each class has its own b buffer, prepared before the
- * measurements and never written during them, at the same offset in its
- * page as the other's (so cache sets and 4K aliasing with a are the
- * same): "equal vs first": b0 == a, b1 differs from a at byte 0;
- * "first vs last": b0 differs at byte 0, b1 at byte n-1.  (Rewriting one
- * shared b before each call, tried first, made a store of an unchanged
- * value and a store of a new value differ by a cycle at 4096 bytes on
- * this machine, for every function: a property of the harness, not of
- * the code under test.)
+ * drawn at random.  Both classes use the same buffers; before each call
+ * the bytes at 0 and n-1 of b are written with the class's values, each
+ * first with a scrambled value and then with the real one (so every final
+ * store changes memory, whatever the class), and an mfence lets the stores
+ * reach the cache before the clock starts.  The classes then differ in
+ * nothing but byte values, and the harness does not branch on the class.
+ * Earlier designs showed harness artifacts on this machine for every
+ * function under test, generic included: a harness that branched on the
+ * class to pick the byte to write (|t| ~ 40 at 4096 bytes with 10^6
+ * measurements, about 1 cycle in 3900), and a separate b buffer per class
+ * (address-dependent timing of the two buffers: up to 7 cycles at 4096
+ * bytes, |t| > 100).  The null test (both classes equal, same harness)
+ * guards against a new one: if it is flagged, the run is void.
  */
-static struct result measure(ml_cmp_fn volatile fn, size_t n, int first_vs_last,
-                             unsigned long per_class, unsigned char *a, unsigned char *b0,
-                             unsigned char *b1)
+static struct result measure(ml_cmp_fn volatile fn, size_t n, enum test test,
+                             unsigned long per_class, unsigned char *a, unsigned char *b)
 {
     static uint64_t cyc[BATCH];
-    static unsigned char cls[BATCH];
+    static unsigned char cls[BATCH], dlt[BATCH];
     struct welch raw = {{0}, {0}, {0}}, crop[NCROPS];
     uint64_t thresh[NCROPS];
     memset(crop, 0, sizeof crop);
     for (size_t i = 0; i < n; i++)
         a[i] = (unsigned char)ct_rnd();
-    memcpy(b0, a, n);
-    memcpy(b1, a, n);
-    if (n) {
-        unsigned char d = (unsigned char)(1 + ct_rnd() % 255);
-        if (first_vs_last)
-            b0[0] ^= d;
-        b1[first_vs_last ? n - 1 : 0] ^= d;
-    }
-    unsigned char *const bs[2] = {b0, b1};
+    memcpy(b, a, n);
+    size_t last = n ? n - 1 : 0;
+    unsigned char a0 = n ? a[0] : 0, al = n ? a[last] : 0;
     unsigned long total = 2 * per_class, done = 0;
     int warm = 1;
     volatile int sink = 0;
+    /* Which bytes differ in each class, as masks (see the test names). */
+    const unsigned char sel_first1 = test == EQ_VS_FIRST ? 0xff : 0,
+                        sel_first0 = test == FIRST_VS_LAST ? 0xff : 0,
+                        sel_last1 = test == FIRST_VS_LAST ? 0xff : 0;
 
     while (done < total) {
         unsigned long m = total - done < BATCH ? total - done : BATCH;
-        for (unsigned long i = 0; i < m; i++)
-            cls[i] = (unsigned char)(ct_rnd() >> 63);
         for (unsigned long i = 0; i < m; i++) {
-            const unsigned char *b = bs[cls[i]];
+            uint64_t r = ct_rnd();
+            cls[i] = (unsigned char)(r >> 63);
+            dlt[i] = (unsigned char)(1 + (r & 0xffff) % 255);
+        }
+        for (unsigned long i = 0; i < m; i++) {
+            /* What to xor into b[0] and b[n-1], with masks: a branch on
+             * the class here would itself show in the timing. */
+            unsigned char m1 = (unsigned char)(0 - cls[i]), m0 = (unsigned char)~m1;
+            unsigned char x0 = (unsigned char)(dlt[i] & ((m1 & sel_first1) | (m0 & sel_first0)));
+            unsigned char xl = (unsigned char)(dlt[i] & (m1 & sel_last1));
+            if (n) {
+                volatile unsigned char *vb = b;
+                vb[0] = (unsigned char)(a0 ^ x0 ^ 0xa5);
+                vb[0] = (unsigned char)(a0 ^ x0);
+                if (n > 1) {
+                    vb[last] = (unsigned char)(al ^ xl ^ 0xa5);
+                    vb[last] = (unsigned char)(al ^ xl);
+                }
+            }
+            _mm_mfence();
             uint64_t t0 = tsc_begin();
             int res = fn(a, b, n);
             uint64_t t1 = tsc_end();
@@ -195,10 +220,21 @@ int main(int argc, char **argv)
     const size_t *lens = lng ? len_long : len_ci;
     size_t nlens = lng ? sizeof len_long / sizeof *lens : sizeof len_ci / sizeof *lens;
 
-    /* a, b0 and b1 at the same offset in their pages. */
-    unsigned char *a = aligned_alloc(4096, 8192), *b0 = aligned_alloc(4096, 8192),
-                  *b1 = aligned_alloc(4096, 8192);
-    if (!a || !b0 || !b1)
+    static size_t len_env[32];
+    const char *le = getenv("CT_LENGTHS"); /* e.g. CT_LENGTHS=1000,4096 */
+    if (le && *le) {
+        nlens = 0;
+        for (char *end; *le && nlens < 32; le = *end ? end + 1 : end) {
+            len_env[nlens] = strtoul(le, &end, 10);
+            if (len_env[nlens] <= 4096)
+                nlens++;
+            if (end == le)
+                break;
+        }
+        lens = len_env;
+    }
+    unsigned char *a = aligned_alloc(4096, 8192), *b = aligned_alloc(4096, 8192);
+    if (!a || !b)
         return 2;
     ct_rnd_seed((uint64_t)time(NULL) * 0x9e3779b97f4a7c15u);
 
@@ -221,17 +257,34 @@ int main(int argc, char **argv)
             printf("skip %s/%s: not supported by this CPU\n", t->function, t->variant);
             continue;
         }
-        double worst = 0;
+        double worst = 0, worst_null = 0;
         char worst_at[320] = "";
-        int flagged = 0;
+        int flagged = 0, null_flagged = 0;
         for (size_t l = 0; l < nlens; l++)
-            for (int fvl = 0; fvl < 2; fvl++) {
+            for (int tst = 0; tst < NTESTS; tst++) {
                 size_t n = lens[l];
-                if (fvl && n < 2)
+                if (tst == FIRST_VS_LAST && n < 2)
                     continue;
-                struct result r = measure(t->fn, n, fvl, per_class, a, b0, b1);
-                const char *test = fvl ? "first vs last" : "equal vs first";
+                struct result r = measure(t->fn, n, (enum test)tst, per_class, a, b);
+                const char *test = test_name[tst];
                 int bad = r.max_t > T_THRESHOLD;
+                if (getenv("CT_VERBOSE"))
+                    printf("  %s/%s n=%zu %s: |t| = %.1f (%s) means %.1f %.1f\n", t->function,
+                           t->variant, n, test, r.max_t, r.where, r.mean0, r.mean1);
+                if (tst == A_VS_A) {
+                    if (r.max_t > worst_null)
+                        worst_null = r.max_t;
+                    if (bad) {
+                        null_flagged = 1;
+                        printf("FAIL dudect harness: null test flagged for %s/%s n=%zu: "
+                               "|t| = %.1f on %s (mean cycles %.1f vs %.1f): the "
+                               "measurement itself is biased, no verdict is valid\n",
+                               t->function, t->variant, n, r.max_t, r.where, r.mean0,
+                               r.mean1);
+                    }
+                    fflush(stdout);
+                    continue;
+                }
                 flagged |= bad;
                 if (r.max_t > worst) {
                     worst = r.max_t;
@@ -242,25 +295,25 @@ int main(int argc, char **argv)
                            "(mean cycles %.1f vs %.1f, %lu measurements)\n",
                            t->function, t->variant, n, test, r.max_t, r.where, r.mean0,
                            r.mean1, r.n);
-                if (t->control && getenv("CT_VERBOSE"))
-                    printf("  %s/%s n=%zu %s: |t| = %.1f (%s) means %.1f %.1f\n", t->function,
-                           t->variant, n, test, r.max_t, r.where, r.mean0, r.mean1);
                 fflush(stdout);
             }
         if (t->control) {
-            printf("control %s/%s: max |t| = %.1f at %s (%s)\n", t->function, t->variant,
-                   worst, worst_at, flagged ? "flagged, as it must be" : "NOT flagged");
-            if (flagged)
+            printf("control %s/%s: max |t| = %.1f at %s (%s); null test max |t| = %.2f\n",
+                   t->function, t->variant, worst, worst_at,
+                   flagged ? "flagged, as it must be" : "NOT flagged", worst_null);
+            if (flagged && !null_flagged)
                 ct_passed++;
             else {
                 ct_failed++;
-                printf("FAIL dudect: control %s/%s not flagged: this run is not sensitive "
-                       "enough to show a leak\n", t->function, t->variant);
+                if (!flagged)
+                    printf("FAIL dudect: control %s/%s not flagged: this run is not "
+                           "sensitive enough to show a leak\n", t->function, t->variant);
             }
         } else {
-            printf("%s %s/%s: max |t| = %.2f at %s\n", flagged ? "FAIL" : "ok", t->function,
-                   t->variant, worst, worst_at);
-            if (flagged)
+            int fail = flagged || null_flagged;
+            printf("%s %s/%s: max |t| = %.2f at %s; null test max |t| = %.2f\n",
+                   fail ? "FAIL" : "ok", t->function, t->variant, worst, worst_at, worst_null);
+            if (fail)
                 ct_failed++;
             else
                 ct_passed++;

@@ -47,11 +47,15 @@ static const size_t aligns[][2] = {{0, 0}, {1, 3}, {7, 33}, {63, 16}};
 static int pair_wanted(int p, size_t len)
 {
     return len <= 300 || p == CT_EQUAL || p == CT_FIRST_UP || p == CT_LAST_DOWN ||
-           p == CT_RANDOM_POS || p == CT_ZERO_FF;
+           (len < 4096 && p == CT_ZERO_FF);
 }
 /* Alignments per length: all for short lengths, the first two above. */
 static int quick;
-static size_t naligns_for(size_t len) { return len <= 64 && !quick ? NALIGNS : 2; }
+static size_t naligns_for(size_t len)
+{
+    int edge = len <= 16 || len == 31 || len == 32 || len == 33 || len == 63 || len == 64;
+    return edge && !quick ? NALIGNS : len < 4096 ? 2 : 1;
+}
 /* Of the controls only the early exit is traced: the others are there
  * for the instruction allow-list and would only cost time here. */
 static int traced_target(const struct ct_target *t)
@@ -199,7 +203,7 @@ int main(int argc, char **argv)
      * plus a bit), then the edges of 32- and 64-byte blocks, then large. */
     for (size_t n = 0; n <= (quick ? 33u : 72u); n++)
         lengths[nlengths++] = n;
-    static const size_t more[] = {95, 96, 97, 127, 128, 129, 191, 255, 256, 257, 300, 511, 1000, 4096};
+    static const size_t more[] = {95, 96, 97, 127, 128, 129, 191, 255, 256, 257, 300, 1000, 4096};
     static const size_t more_quick[] = {63, 64, 65, 128, 300};
     const size_t *m = quick ? more_quick : more;
     size_t nm = quick ? sizeof more_quick / sizeof *m : sizeof more / sizeof *m;

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# CI step for install and use (issue 9).  `make test` has already run the
+# install tests (tests/install/run.sh) with gcc and clang; they skip what
+# needs pkg-config, groff or mandoc when those are missing.  Here:
+#  1. install pkgconf, groff-base and mandoc if missing, and then rerun
+#     the tests with every tool required;
+#  2. on a CI machine (CI=true, root, no memlane in /usr/local yet), a real
+#     `make install` into /usr/local: a program built with plain
+#     `pkg-config --cflags --libs memlane` runs with no LD_LIBRARY_PATH,
+#     man finds the pages, the drop-in runs a program, and
+#     `make uninstall` leaves no memlane file behind.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+missing=()
+for pkg in pkgconf groff-base mandoc; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+    echo "installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+    make -j2 WERROR=1 BUILD=build-ci-install MEMLANE_REQUIRE_TOOLS=1 test-install
+fi
+
+if [ "${CI:-}" != true ] || [ "$(id -u)" != 0 ]; then
+    echo "system install check: only on CI as root; skipped"
+    exit 0
+fi
+if compgen -G '/usr/local/lib/libmemlane*' >/dev/null ||
+   [ -e /usr/local/include/memlane.h ]; then
+    echo "system install check: memlane already in /usr/local; skipped"
+    exit 0
+fi
+
+B=build-ci-install
+tmp=$(mktemp -d)
+cleanup() {
+    make --no-print-directory BUILD=$B uninstall >/dev/null 2>&1 || true
+    ldconfig || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+make -j2 WERROR=1 BUILD=$B install
+ldconfig
+cc -O2 tests/install/consumer.c $(pkg-config --cflags --libs memlane) -o "$tmp/consumer"
+"$tmp/consumer" | tee "$tmp/out"
+grep -qx ok "$tmp/out"
+grep -qx "memlane_memset from /usr/local/lib/libmemlane.so.0.1.0" "$tmp/out"
+man -w memlane_timingsafe_memcmp
+man -w 7 memlane
+seq 1 1000 | LD_PRELOAD=/usr/local/lib/libmemlane-preload.so sort -n | cmp - <(seq 1 1000)
+
+make --no-print-directory BUILD=$B uninstall
+ldconfig
+left=$(find /usr/local -name '*memlane*' ! -type d)
+if [ -n "$left" ]; then
+    echo "left after uninstall:"; echo "$left"
+    exit 1
+fi
+echo "system install check: passed"

@@ -1,0 +1,116 @@
+# Install and use (issue 9): exported symbols, man pages, make install /
+# uninstall, memlane.pc, the LD_PRELOAD drop-in, and their tests.
+#
+#   make install   [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=...] ...
+#   make uninstall (same variables: removes exactly the installed files)
+#   make preload   $(BUILD)/libmemlane-preload.so
+#   make man       $(BUILD)/man/memlane.7 (the variant table filled in)
+#   make test-install  (part of make test)
+
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALL      ?= install
+
+.PHONY: install uninstall preload man test-install
+
+# ---- exported symbols: only the public API, in version node MEMLANE_0 ----
+# -fvisibility=hidden already hides everything else; the version script is
+# the second line of defence and names the ABI.  `private` keeps the flag
+# off the objects built as prerequisites, `override` keeps it when CFLAGS
+# is given on the command line.
+$(BUILD)/libmemlane.so.$(SOVERSION): \
+    private override CFLAGS += -Wl,--version-script=src/memlane.map
+# Relink when the map changes.  Not a prerequisite of the .so itself: its
+# recipe passes every prerequisite ($^) to the linker.
+$(BUILD)/obj/src/dispatch.o: src/memlane.map
+
+# ---- the LD_PRELOAD drop-in ----
+# Linked against the static library (PIC objects), so that objects other
+# areas add to LIB_OBJS after this file is read come along too.
+PRELOAD_SO := $(BUILD)/libmemlane-preload.so
+preload: $(PRELOAD_SO)
+$(PRELOAD_SO): $(BUILD)/obj/src/preload/preload.o $(BUILD)/libmemlane.a \
+               src/preload/preload.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/preload/preload.map \
+	    -Wl,-z,noexecstack -Wl,--no-undefined \
+	    $(BUILD)/obj/src/preload/preload.o $(BUILD)/libmemlane.a -o $@
+all: $(PRELOAD_SO)
+
+# ---- man pages ----
+# memlane(7)'s table of functions x levels comes from the variant table as
+# the compiler sees it for this target: variants.def run through the
+# preprocessor with the library's flags, one "function variant level" line
+# per variant.
+MAN3_PAGES := $(sort $(wildcard man/memlane_*.3))
+$(BUILD)/man/variants.txt: src/variants.def $(wildcard src/*/variants.def)
+	@mkdir -p $(dir $@)
+	printf '#define ML_VARIANT(f, v, l) ml_row f v l\n#include "variants.def"\n' \
+	    | $(CC) $(CFLAGS) $(LIB_CFLAGS) -E -P -x c - \
+	    | awk '$$1 == "ml_row" { print $$2, $$3, $$4 }' > $@.tmp
+	mv $@.tmp $@
+
+$(BUILD)/man/memlane.7: man/memlane.7.in man/variant-table.awk \
+                        $(BUILD)/man/variants.txt
+	awk -f man/variant-table.awk $(BUILD)/man/variants.txt $< > $@.tmp
+	mv $@.tmp $@
+
+man: $(BUILD)/man/memlane.7
+all: $(BUILD)/man/memlane.7
+
+# ---- install / uninstall ----
+# The benchmark binary is another area's (mk/bench.mk); installed when that
+# area is present.
+INSTALL_BENCH := $(if $(wildcard mk/bench.mk),$(BUILD)/memlane-bench)
+
+# ${prefix}-relative paths in memlane.pc where the directory is under PREFIX.
+pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+
+INSTALL_FILES = $(INCLUDEDIR)/memlane.h \
+    $(LIBDIR)/libmemlane.a \
+    $(LIBDIR)/libmemlane.so.$(SOVERSION) \
+    $(LIBDIR)/$(SONAME) \
+    $(LIBDIR)/libmemlane.so \
+    $(LIBDIR)/libmemlane-preload.so \
+    $(PKGCONFIGDIR)/memlane.pc \
+    $(MANDIR)/man7/memlane.7 \
+    $(addprefix $(MANDIR)/man3/,$(notdir $(MAN3_PAGES))) \
+    $(if $(INSTALL_BENCH),$(BINDIR)/memlane-bench)
+
+install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
+         $(BUILD)/man/memlane.7 $(INSTALL_BENCH) memlane.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|' \
+	    -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' \
+	    -e 's|@VERSION@|$(SOVERSION)|' memlane.pc.in > $(BUILD)/memlane.pc
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man3 \
+	    $(DESTDIR)$(MANDIR)/man7 $(if $(INSTALL_BENCH),$(DESTDIR)$(BINDIR))
+	$(INSTALL) -m 644 include/memlane.h $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 $(BUILD)/libmemlane.a $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 755 $(BUILD)/libmemlane.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libmemlane.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmemlane.so
+	$(INSTALL) -m 755 $(PRELOAD_SO) $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 644 $(BUILD)/memlane.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 $(BUILD)/man/memlane.7 $(DESTDIR)$(MANDIR)/man7/
+	$(INSTALL) -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
+	$(if $(INSTALL_BENCH),$(INSTALL) -m 755 $(INSTALL_BENCH) $(DESTDIR)$(BINDIR)/)
+
+# Files only: the directories are shared with other packages (as with
+# automake's uninstall).
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
+
+# ---- tests (part of make test) ----
+test-install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) $(INSTALL_BENCH) \
+              $(BUILD)/man/memlane.7
+	+@CC="$(CC)" CFLAGS="$(CFLAGS)" BASE_CFLAGS="$(BASE_CFLAGS)" \
+	    BUILD="$(BUILD)" MAKE="$(MAKE)" SONAME="$(SONAME)" \
+	    SOVERSION="$(SOVERSION)" INSTALL_BENCH="$(INSTALL_BENCH)" \
+	    sh tests/install/run.sh
+
+test-extra:: test-install

@@ -1,0 +1,86 @@
+/* memset, AVX-512 (F/BW/VL): 64-byte vectors.
+ *
+ *   n              stores                                   why (Zen 4, docs/memset-tuning.md)
+ *   0 .. 128       2 byte-masked zmm at d, d+64,            no branch on n: Short and Mid
+ *                  no branch on n                           sizes rarely mispredict
+ *     near a page  aligned masked lines instead             a page-split store costs ~20 cycles
+ *   129 .. 256     4 zmm, 2 at each end
+ *   257 .. 512     8 zmm, 4 at each end                     fewer stores than aligned lines
+ *   > 512          all aligned: masked first/last line,     a line-split zmm store costs twice
+ *                  full lines between, 4 per iteration      an aligned one, a page split ~20x
+ *   >= threshold   non-temporal / rep stosb (src/tunables.h)
+ *
+ * The entry point and the path above 128 bytes are separate functions,
+ * each 64-byte aligned, so the common path starts a fetch block and is
+ * not displaced by the rarer code.
+ */
+#include <immintrin.h>
+
+#include "internal.h"
+#include "tunables.h"
+
+#define MLS_VEC __m512i
+#define MLS_W 64
+#define MLS_STOREU(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define MLS_STOREA(p, v) _mm512_store_si512((void *)(p), (v))
+#define MLS_STORENT(p, v) _mm512_stream_si512((void *)(p), (v))
+#define MLS_MASKED 1
+#define MLS_STORE_MASKED(p, m, v) _mm512_mask_storeu_epi8((void *)(p), (m), (v))
+#include "ops_x86_store.h"
+
+#define ML_PAGE 4096
+
+/* Out of line, and taking the byte rather than the vector: a vector
+ * argument would make the caller realign its stack and keep a frame on
+ * every path, small sizes included. */
+static __attribute__((noinline)) void *set_large(unsigned char *d, int c,
+                                                 size_t n)
+{
+    const struct ml_memset_tunables *t = ml_memset_tunables();
+    __m512i v = _mm512_set1_epi8((char)c);
+    if (n >= t->nt)
+        mls_loop_nt(d, n, v);
+    else if (n >= t->rep_stosb)
+        mls_rep_stosb(d, c, n);
+    else
+        mls_masked_loop(d, n, v);
+    return d;
+}
+
+static __attribute__((noinline)) void *set_page_end(unsigned char *d, int c,
+                                                    size_t n)
+{
+    mls_masked_lines_upto128(d, n, _mm512_set1_epi8((char)c));
+    return d;
+}
+
+static __attribute__((noinline, aligned(64))) void *set_above128(unsigned char *d,
+                                                                 int c, size_t n)
+{
+    __m512i v = _mm512_set1_epi8((char)c);
+    if (n <= 256) {
+        mls_head_tail2(d, n, v);
+        return d;
+    }
+    if (n <= 512) {
+        mls_head_tail4(d, n, v);
+        return d;
+    }
+    if (__builtin_expect(n >= ml_memset_special(), 0))
+        return set_large(d, c, n);
+    mls_masked_loop(d, n, v);
+    return d;
+}
+
+__attribute__((aligned(64))) void *memlane_memset_avx512(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+
+    if (__builtin_expect(n <= 128, 1)) {
+        if (__builtin_expect(((uintptr_t)d & (ML_PAGE - 1)) > ML_PAGE - 128, 0))
+            return set_page_end(d, c, n);
+        mls_masked_upto128(d, n, _mm512_set1_epi8((char)c));
+        return dst;
+    }
+    return set_above128(d, c, n);
+}

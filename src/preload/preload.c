@@ -1,0 +1,68 @@
+/*
+ * The LD_PRELOAD drop-in: the standard names, each a thin entry point into
+ * memlane's dispatch.  Linked into build/libmemlane-preload.so together
+ * with the library's objects; preload.map exports these names only.
+ *
+ * Calls that libc makes internally (its own memset inside calloc, qsort,
+ * printf, ...) are bound inside libc and stay on libc's copies; only calls
+ * through the dynamic symbol table (programs and other libraries) come here.
+ *
+ * Safe before any constructor ran: memlane's dispatch pointers start at
+ * first-call trampolines (src/dispatch.c), and nothing reached from here
+ * calls one of these names back (built with -fno-builtin; the install
+ * tests check the object code).
+ *
+ * string.h is not included: its declarations carry attributes (nonnull,
+ * fortify wrappers) meant for callers, not for a definition.
+ */
+#include <stddef.h>
+
+#include "memlane.h"
+
+#define ML_EXPORT __attribute__((__visibility__("default")))
+
+ML_EXPORT void *memset(void *dst, int c, size_t n);
+ML_EXPORT int memcmp(const void *a, const void *b, size_t n);
+ML_EXPORT int bcmp(const void *a, const void *b, size_t n);
+ML_EXPORT int timingsafe_bcmp(const void *a, const void *b, size_t n);
+ML_EXPORT int timingsafe_memcmp(const void *a, const void *b, size_t n);
+ML_EXPORT void explicit_bzero(void *dst, size_t n);
+ML_EXPORT void *memset_explicit(void *dst, int c, size_t n);
+
+void *memset(void *dst, int c, size_t n)
+{
+    return memlane_memset(dst, c, n);
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+    return memlane_memcmp(a, b, n);
+}
+
+int bcmp(const void *a, const void *b, size_t n)
+{
+    return memlane_bcmp(a, b, n);
+}
+
+int timingsafe_bcmp(const void *a, const void *b, size_t n)
+{
+    return memlane_timingsafe_bcmp(a, b, n);
+}
+
+int timingsafe_memcmp(const void *a, const void *b, size_t n)
+{
+    return memlane_timingsafe_memcmp(a, b, n);
+}
+
+/* memlane_memset_explicit is a call into another object file that the
+ * compiler cannot see through, and it ends in a memory barrier, so the
+ * stores cannot be dropped here either. */
+void explicit_bzero(void *dst, size_t n)
+{
+    memlane_memset_explicit(dst, 0, n);
+}
+
+void *memset_explicit(void *dst, int c, size_t n)
+{
+    return memlane_memset_explicit(dst, c, n);
+}

@@ -1,0 +1,142 @@
+/*
+ * memset tunables: defaults from the CPU, overrides from the environment.
+ * Nothing here may call memset or memcmp (they may be us, under a drop-in
+ * preload), nor stdio (it may call them): warnings go out with write(2).
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cpu.h"
+#include "tunables.h"
+
+extern char **environ;
+
+/* Until initialised: no rep stosb, no non-temporal stores, and every
+ * large memset takes the path that initialises (special = 0). */
+struct ml_memset_tunables ml_memset_tun = {ML_THRESHOLD_OFF, ML_THRESHOLD_OFF, 0};
+int ml_memset_tun_ready;
+
+int ml_parse_size(const char *s, size_t *out)
+{
+    if (!s)
+        return -1;
+    /* "off", any case */
+    if ((s[0] | 0x20) == 'o' && (s[1] | 0x20) == 'f' && (s[2] | 0x20) == 'f' &&
+        s[3] == 0) {
+        *out = ML_THRESHOLD_OFF;
+        return 0;
+    }
+    if (*s < '0' || *s > '9')
+        return -1;
+    size_t v = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        size_t digit = (size_t)(*s - '0');
+        if (v > (SIZE_MAX - digit) / 10)
+            return -1;
+        v = v * 10 + digit;
+    }
+    unsigned shift = 0;
+    switch (*s | 0x20) {
+    case 'k': shift = 10; s++; break;
+    case 'm': shift = 20; s++; break;
+    case 'g': shift = 30; s++; break;
+    default: break;
+    }
+    /* optional "B" or, after a unit, "iB" */
+    if (shift && (s[0] | 0x20) == 'i' && (s[1] | 0x20) == 'b')
+        s += 2;
+    else if ((*s | 0x20) == 'b')
+        s++;
+    if (*s)
+        return -1;
+    if (shift && v > (SIZE_MAX >> shift))
+        return -1;
+    *out = v << shift;
+    return 0;
+}
+
+void ml_tunables_defaults(const struct ml_tun_cpu *cpu,
+                          struct ml_memset_tunables *out)
+{
+    /* See docs/memset-tuning.md for the measurements behind these. */
+    /* Non-temporal stores from half the LLC: on Zen 4 (32 MiB L3) a
+     * fill that stays in the cache wins below 16 MiB, ties at 16 MiB and
+     * loses by 1.6x or more from 24 MiB. */
+    size_t nt = cpu->llc_bytes ? cpu->llc_bytes / 2 : ML_THRESHOLD_OFF;
+
+    size_t rep = ML_THRESHOLD_OFF;
+    if (cpu->is_intel && cpu->erms)
+        rep = 2048;     /* glibc's default for Intel ERMS parts (not measured here) */
+    else if (cpu->is_amd)
+        /* Zen 4 (ERMS, FSRM): rep stosb never beats the aligned vector loop
+         * below the NT threshold, but beats it by 1.5-2x beyond the LLC:
+         * so it is the fallback there when NT stores are turned off. */
+        rep = nt;
+    out->rep_stosb = rep;
+    out->nt = nt;
+}
+
+static void warn_bad(const char *name, const char *value)
+{
+    const char *parts[] = {"memlane: ", name, "=\"", value,
+                           "\" is not a size (digits with K/M/G, or off); "
+                           "using the default\n"};
+    for (unsigned i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        size_t len = 0;
+        while (parts[i][len])
+            len++;
+        ssize_t r = write(2, parts[i], len);
+        (void)r;
+    }
+}
+
+static void apply_env(const char *name, size_t *value, int warn)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return;
+    size_t v;
+    if (ml_parse_size(s, &v) == 0)
+        *value = v;
+    else if (warn)
+        warn_bad(name, s);
+}
+
+void ml_tunables_init(void)
+{
+    static int claimed;
+    const struct ml_cpu *c = ml_cpu();
+    struct ml_tun_cpu tc;   /* field by field: no memset call */
+    tc.is_intel = c->is_intel;
+    tc.is_amd = c->is_amd;
+    tc.erms = c->erms;
+    tc.fsrm = c->fsrm;
+    tc.fsrs = c->fsrs;
+    tc.llc_bytes = ml_cpu_llc_bytes();
+
+    struct ml_memset_tunables t;
+    ml_tunables_defaults(&tc, &t);
+    /* Every thread computes the same values (no lock: a signal handler
+     * may get here while its own thread is half-way through), but only
+     * the first one to read the environment warns about a malformed
+     * variable.  A memset that comes before libc has set up environ
+     * (the preload drop-in, .preinit_array code) gets the defaults; the
+     * constructor below then reads the variables. */
+    if (__atomic_load_n(&environ, __ATOMIC_RELAXED)) {
+        int first = !__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL);
+        apply_env("MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb, first);
+        apply_env("MEMLANE_NT_THRESHOLD", &t.nt, first);
+    }
+    t.special = t.rep_stosb < t.nt ? t.rep_stosb : t.nt;
+    __atomic_store_n(&ml_memset_tun.rep_stosb, t.rep_stosb, __ATOMIC_RELAXED);
+    __atomic_store_n(&ml_memset_tun.nt, t.nt, __ATOMIC_RELAXED);
+    __atomic_store_n(&ml_memset_tun.special, t.special, __ATOMIC_RELAXED);
+    __atomic_store_n(&ml_memset_tun_ready, 1, __ATOMIC_RELEASE);
+}
+
+/* At start-up, so that a warning appears then and not mid-run; always,
+ * so that values computed before environ existed are replaced. */
+__attribute__((constructor)) static void ml_tunables_ctor(void)
+{
+    ml_tunables_init();
+}

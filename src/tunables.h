@@ -1,0 +1,64 @@
+/*
+ * memset tunables: the sizes from which memset uses `rep stosb` and
+ * non-temporal stores.  Defaults come from the CPU (vendor, ERMS/FSRM/FSRS,
+ * last-level cache size; see docs/memset-tuning.md); the environment
+ * variables MEMLANE_REP_STOSB_THRESHOLD and MEMLANE_NT_THRESHOLD override
+ * them.  Both are read once, at start-up or on the first large memset.
+ */
+#ifndef MEMLANE_TUNABLES_H
+#define MEMLANE_TUNABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+#define ML_THRESHOLD_OFF SIZE_MAX
+
+struct ml_memset_tunables {
+    size_t rep_stosb;   /* rep stosb for n >= this (and n < nt) */
+    size_t nt;          /* non-temporal stores for n >= this */
+    size_t special;     /* min(rep_stosb, nt), 0 until initialised: the one
+                           compare in the hot path */
+};
+
+ML_HIDDEN extern struct ml_memset_tunables ml_memset_tun;
+ML_HIDDEN extern int ml_memset_tun_ready;
+ML_HIDDEN void ml_tunables_init(void);
+
+/* The tunables, computed on first use (a large memset may come before any
+ * constructor ran).  Every thread computes the same values. */
+static inline const struct ml_memset_tunables *ml_memset_tunables(void)
+{
+    if (__builtin_expect(!__atomic_load_n(&ml_memset_tun_ready, __ATOMIC_ACQUIRE), 0))
+        ml_tunables_init();
+    return &ml_memset_tun;
+}
+
+/* Sizes from this one on take the out-of-line path (which initialises the
+ * tunables on its first call). */
+static inline size_t ml_memset_special(void)
+{
+    return __atomic_load_n(&ml_memset_tun.special, __ATOMIC_RELAXED);
+}
+
+/*
+ * Parse a size: decimal digits, optionally followed by one of K, M, G
+ * (either case, powers of 1024, an optional trailing 'B' or 'iB'), or the
+ * word "off" (any case).  Returns 0 and sets *out (ML_THRESHOLD_OFF for
+ * "off"), or -1 for anything else, including overflow and the empty
+ * string; *out is then untouched.  Calls no libc function.
+ */
+ML_HIDDEN int ml_parse_size(const char *s, size_t *out);
+
+/* Defaults for a CPU description (exposed for tests and the benchmark's
+ * --calibrate): vendor flags, ERMS/FSRM/FSRS and the LLC size in bytes
+ * (0 if unknown). */
+struct ml_tun_cpu {
+    unsigned is_intel : 1, is_amd : 1, erms : 1, fsrm : 1, fsrs : 1;
+    size_t llc_bytes;
+};
+ML_HIDDEN void ml_tunables_defaults(const struct ml_tun_cpu *cpu,
+                                    struct ml_memset_tunables *out);
+
+#endif /* MEMLANE_TUNABLES_H */

@@ -1,0 +1,461 @@
+#!/bin/sh
+# Tests of issue 9's area, run by `make test-install` (part of `make test`):
+#   symbols  libmemlane.so exports exactly the API of include/memlane.h;
+#            the drop-in exports exactly the seven standard names and
+#            never calls itself
+#   man      every page renders without a groff warning; the synopses
+#            match the header; memlane(7)'s table matches the build
+#   install  make install into a temporary DESTDIR, programs built through
+#            pkg-config (shared and static) run; uninstall removes exactly
+#            what install added
+#   preload  calls before any constructor; real programs give the same
+#            output under LD_PRELOAD as without it
+# Ends with "install: N passed, N failed"; exits non-zero on a failure.
+#
+# Environment (set by mk/install.mk): CC CFLAGS BASE_CFLAGS BUILD MAKE
+# SONAME SOVERSION INSTALL_BENCH.  MEMLANE_REQUIRE_TOOLS=1 turns a missing
+# tool (pkg-config, groff, mandoc) from a skip into a failure (CI sets it).
+set -u
+
+: "${CC:=cc}" "${CFLAGS:=-O2 -g}" "${BASE_CFLAGS:=-std=gnu11 -Iinclude -Isrc}"
+: "${BUILD:=build}" "${MAKE:=make}" "${SONAME:=libmemlane.so.0}"
+: "${SOVERSION:=0.1.0}" "${INSTALL_BENCH:=}" "${MEMLANE_REQUIRE_TOOLS:=}"
+
+passed=0 failed=0 skipped=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/memlane-install-test.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+SO=$BUILD/libmemlane.so.$SOVERSION
+PRELOAD=$(cd "$BUILD" && pwd)/libmemlane-preload.so
+# The seven names the drop-in exports.
+STD_NAMES="bcmp explicit_bzero memcmp memset memset_explicit timingsafe_bcmp timingsafe_memcmp"
+
+# check NAME COMMAND...: one test case; on failure its output is shown.
+check() {
+    name=$1
+    shift
+    if out=$("$@" 2>&1); then
+        passed=$((passed + 1))
+        echo "ok   $name"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name"
+        printf '%s\n' "$out" | sed 's/^/     /' | head -40
+    fi
+}
+
+skip() {
+    skipped=$((skipped + 1))
+    echo "SKIP $1"
+}
+
+# A tool the tests need; absent: skip (or fail under MEMLANE_REQUIRE_TOOLS).
+have_tool() {
+    command -v "$1" >/dev/null 2>&1 && return 0
+    if [ -n "$MEMLANE_REQUIRE_TOOLS" ]; then
+        failed=$((failed + 1))
+        echo "FAIL $1 is not installed (Debian: apt-get install $2)"
+    else
+        skip "tests that need $1 (Debian package $2)"
+    fi
+    return 1
+}
+
+same() { # same EXPECTED ACTUAL: compare two strings, show both on failure
+    [ "$1" = "$2" ] && return 0
+    printf 'expected:\n%s\ngot:\n%s\n' "$1" "$2"
+    return 1
+}
+
+# The public API: every memlane_* function declared in the header.
+api_names() {
+    sed -n 's/^[a-z].*[ *]\(memlane_[a-z0-9_]*\)(.*/\1/p' include/memlane.h | sort
+}
+
+# ============================== symbols ==============================
+
+t_api_nonempty() { [ "$(api_names | wc -l)" -ge 7 ] || { api_names; return 1; }; }
+
+t_map_matches_header() {
+    same "$(api_names)" \
+        "$(sed -n 's/^[[:space:]]*\(memlane_[a-z0-9_]*\);.*/\1/p' src/memlane.map | sort)"
+}
+
+# nm -D --defined-only: the API under MEMLANE_0, plus the version node
+# itself (an absolute symbol); nothing else.
+t_exports_only_api() {
+    got=$(nm -D --defined-only "$SO" | awk '
+        $2 == "A" && $3 == "MEMLANE_0" { next }
+        { print $2, $3 }' | sort)
+    same "$(api_names | sed 's/^/T /; s/$/@@MEMLANE_0/')" "$got"
+}
+
+t_soname() {
+    same "$SONAME" "$(readelf -d "$SO" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" &&
+    same "libmemlane.so.$SOVERSION" "$(readlink "$BUILD/$SONAME")"
+}
+
+t_preload_exports() {
+    same "$(printf '%s\n' $STD_NAMES)" \
+        "$(nm -D --defined-only "$PRELOAD" | awk '{ print $3 }' | sort)"
+}
+
+# Nothing in the drop-in may reach one of its own exported names through
+# the dynamic symbol table (that would be a call to itself, or to libc's),
+# and each entry point must go to its memlane_ counterpart.
+t_preload_no_self_calls() {
+    relocs=$(objdump -R "$PRELOAD") || return 1
+    for n in $STD_NAMES; do
+        if printf '%s\n' "$relocs" | grep -E "[[:space:]]$n(@|\$)"; then
+            echo "dynamic relocation against $n"
+            return 1
+        fi
+    done
+    dis=$(objdump -d --no-show-raw-insn "$PRELOAD") || return 1
+    for n in $STD_NAMES; do
+        body=$(printf '%s\n' "$dis" | awk -v fn="<$n>:" '
+            $2 == fn { on = 1; next } on && NF == 0 { exit } on')
+        [ -n "$body" ] || { echo "no code for $n"; return 1; }
+        targets=$(printf '%s\n' "$body" | sed -n 's/.*\(call\|jmp\)[^<]*<\([^>]*\)>.*/\2/p')
+        case $n in
+        explicit_bzero) want=memlane_memset_explicit ;;
+        *) want=memlane_$n ;;
+        esac
+        for t in $targets; do
+            case $t in
+            "$want" | "$n+"*) ;; # the counterpart, or a branch inside itself
+            *)
+                printf '%s calls %s, expected only %s:\n%s\n' "$n" "$t" "$want" "$body"
+                return 1
+                ;;
+            esac
+        done
+        printf '%s\n' "$targets" | grep -qx "$want" ||
+            { printf '%s does not reach %s:\n%s\n' "$n" "$want" "$body"; return 1; }
+    done
+}
+
+echo "--- symbols"
+check "the header declares the API" t_api_nonempty
+check "src/memlane.map lists exactly the header's functions" t_map_matches_header
+check "nm -D $SO: only the API, version MEMLANE_0" t_exports_only_api
+check "soname $SONAME and its link" t_soname
+check "nm -D libmemlane-preload.so: exactly the seven standard names" t_preload_exports
+check "drop-in entry points jump to memlane, never to themselves" t_preload_no_self_calls
+
+# ============================== man ==============================
+
+MAN_PAGES="$BUILD/man/memlane.7 $(ls man/*.3)"
+
+t_man_lint() {
+    for p in $MAN_PAGES; do
+        out=$(LC_ALL=C groff -t -ww -man -z "$p" 2>&1) || { echo "$p: groff failed"; echo "$out"; return 1; }
+        [ -z "$out" ] || { echo "$p:"; echo "$out"; return 1; }
+    done
+}
+
+t_mandoc_lint() {
+    mandoc -T lint -W all $MAN_PAGES
+}
+
+# groff must report problems at all: a page with an unknown macro.
+t_man_lint_catches() {
+    printf '.TH X 3\n.SH NAME\nx \\- y\n.NOSUCHMACRO\n' > "$T/bad.3"
+    [ -n "$(LC_ALL=C groff -t -ww -man -z "$T/bad.3" 2>&1)" ]
+}
+
+t_man3_per_function() {
+    same "$(api_names)" "$(ls man/*.3 | sed 's|^man/||; s|\.3$||' | sort)"
+}
+
+# A prototype in a canonical spacing: "void *f(void *dst, int c, size_t n);"
+canon() {
+    sed 's/[[:space:]][[:space:]]*/ /g; s/ *\([(),;]\) */\1/g; s/,/, /g;
+         s/\* /*/g; s/^ //; s/ $//'
+}
+# The prototypes in a page's .BI lines, quotes dropped.
+page_protos() { sed -n 's/^\.BI //p' "$1" | tr -d '"' | canon; }
+
+t_man_synopses() {
+    header=$(grep -E '^[a-z].*[ *]memlane_[a-z0-9_]*\(' include/memlane.h | canon | sort)
+    for f in $(api_names); do
+        same "$(printf '%s\n' "$header" | grep "[ *]$f(")" "$(page_protos "man/$f.3")" || {
+            echo "man/$f.3 synopsis differs from include/memlane.h"; return 1; }
+    done
+    same "$header" "$(page_protos "$BUILD/man/memlane.7" | sort)" ||
+        { echo "memlane(7) synopsis differs from include/memlane.h"; return 1; }
+}
+
+# memlane(7)'s table was made from the variant table as the preprocessor
+# sees it; the compiled library must have the same table, and every
+# variant must show in the page.
+t_man_table() {
+    $CC $CFLAGS $BASE_CFLAGS tests/install/variant_table.c "$BUILD/libmemlane.a" \
+        -o "$T/variant_table" || return 1
+    same "$("$T/variant_table" | sort)" "$(sort "$BUILD/man/variants.txt")" || return 1
+    rows=$(sed -n '/^function\tgeneric\tsse2\tavx2\tavx512$/,/^\.TE$/p' "$BUILD/man/memlane.7")
+    for f in $(awk '{ print $1 }' "$BUILD/man/variants.txt" | sort -u) memset_explicit; do
+        src=$f
+        [ "$f" = memset_explicit ] && src=memset
+        want=$(awk -v f="$src" '$1 == f { n++ } END { print n + 0 }' "$BUILD/man/variants.txt")
+        row=$(printf '%s\n' "$rows" | grep "^$f	")
+        [ -n "$row" ] || { echo "no row for $f"; return 1; }
+        # cells other than "no"; a cell with several variants lists them
+        # separated by ", "
+        got=$(printf '%s\n' "$row" | cut -f2- | tr '\t' '\n' | grep -v '^no$' |
+              sed 's/, /\n/g' | grep -c .)
+        same "$f: $want variants" "$f: $got variants" || return 1
+    done
+}
+
+# Every environment variable the library reads is documented in memlane(7).
+t_man_env() {
+    vars=$(grep -rhoE '"MEMLANE_[A-Z0-9_]+"' src | tr -d '"' | sort -u)
+    [ -n "$vars" ] || { echo "no MEMLANE_ variable found in src/"; return 1; }
+    env_section=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$BUILD/man/memlane.7")
+    for v in $vars; do
+        printf '%s\n' "$env_section" | grep -qx "\.B $v" ||
+            { echo "$v is read in src/ but not under ENVIRONMENT in memlane(7)"; return 1; }
+    done
+}
+
+echo "--- man pages"
+if have_tool groff groff-base; then
+    check "groff -t -ww -man -z reports problems at all" t_man_lint_catches
+    check "all pages render without warnings" t_man_lint
+fi
+if have_tool mandoc mandoc; then
+    check "mandoc -T lint -W all: no message on any page" t_mandoc_lint
+fi
+check "a man3 page for each function of the header" t_man3_per_function
+check "man page synopses match include/memlane.h" t_man_synopses
+check "memlane(7) table matches the compiled variant table" t_man_table
+check "memlane(7) documents every MEMLANE_ variable read in src/" t_man_env
+
+# ============================== install ==============================
+
+D=$T/destdir
+# Files that were there before and must survive uninstall.
+seed_destdir() {
+    mkdir -p "$1/usr/lib" "$1/usr/share/man/man3" "$1/usr/include" &&
+    echo other > "$1/usr/lib/libother.so.1" &&
+    echo other > "$1/usr/share/man/man3/other.3" &&
+    echo other > "$1/usr/include/other.h"
+}
+tree() { (cd "$1" && find . ! -type d | sort); }
+
+expected_files() { # prefix
+    p=.$1
+    {
+        echo "$p/include/memlane.h"
+        echo "$p/lib/libmemlane.a"
+        echo "$p/lib/libmemlane.so"
+        echo "$p/lib/$SONAME"
+        echo "$p/lib/libmemlane.so.$SOVERSION"
+        echo "$p/lib/libmemlane-preload.so"
+        echo "$p/lib/pkgconfig/memlane.pc"
+        echo "$p/share/man/man7/memlane.7"
+        for f in man/*.3; do echo "$p/share/man/man3/${f#man/}"; done
+        [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench"
+        echo ./usr/include/other.h
+        echo ./usr/lib/libother.so.1
+        echo ./usr/share/man/man3/other.3
+    } | sort
+}
+
+t_install() {
+    seed_destdir "$D" || return 1
+    $MAKE --no-print-directory install BUILD="$BUILD" DESTDIR="$D" PREFIX=/usr || return 1
+    same "$(expected_files /usr)" "$(tree "$D")" || return 1
+    same "libmemlane.so.$SOVERSION" "$(readlink "$D/usr/lib/$SONAME")" &&
+    same "$SONAME" "$(readlink "$D/usr/lib/libmemlane.so")" &&
+    cmp "$BUILD/man/memlane.7" "$D/usr/share/man/man7/memlane.7" &&
+    cmp include/memlane.h "$D/usr/include/memlane.h" &&
+    grep -qx 'prefix=/usr' "$D/usr/lib/pkgconfig/memlane.pc" &&
+    grep -qx 'libdir=${prefix}/lib' "$D/usr/lib/pkgconfig/memlane.pc" &&
+    grep -qx "Version: $SOVERSION" "$D/usr/lib/pkgconfig/memlane.pc"
+}
+
+# man(1) finds every installed page by name through MANPATH.
+t_man_finds_pages() {
+    for f in $(api_names); do
+        same "$D/usr/share/man/man3/$f.3" "$(MANPATH=$D/usr/share/man man -w 3 "$f")" || return 1
+    done
+    same "$D/usr/share/man/man7/memlane.7" "$(MANPATH=$D/usr/share/man man -w 7 memlane)"
+}
+
+pc() {
+    PKG_CONFIG_LIBDIR=$D/usr/lib/pkgconfig PKG_CONFIG_PATH= \
+    PKG_CONFIG_SYSROOT_DIR=$D PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 \
+    PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 pkg-config "$@"
+}
+
+t_pkgconfig_flags() {
+    same "-I$D/usr/include" "$(pc --cflags memlane | sed 's/ *$//')" &&
+    same "-L$D/usr/lib -lmemlane" "$(pc --libs memlane | sed 's/ *$//')" &&
+    same "$SOVERSION" "$(pc --modversion memlane)"
+}
+
+# Built with the installed header and library only: the build tree's
+# include/ and build/ are not on any path here.
+t_consumer_shared() {
+    $CC $CFLAGS tests/install/consumer.c $(pc --cflags --libs memlane) \
+        -o "$T/consumer-shared" || return 1
+    readelf -d "$T/consumer-shared" | grep -q "NEEDED.*\[$SONAME\]" ||
+        { echo "not linked against $SONAME"; return 1; }
+    out=$(LD_LIBRARY_PATH=$D/usr/lib "$T/consumer-shared") || { echo "$out"; return 1; }
+    echo "$out"
+    printf '%s\n' "$out" | grep -qx ok &&
+    printf '%s\n' "$out" | grep -qx "memlane_memset from $D/usr/lib/libmemlane.so.$SOVERSION"
+}
+
+t_consumer_static() {
+    $CC $CFLAGS -static tests/install/consumer.c \
+        $(pc --static --cflags --libs memlane) -o "$T/consumer-static" || return 1
+    if readelf -d "$T/consumer-static" 2>/dev/null | grep -q NEEDED; then
+        echo "static program has NEEDED entries"; return 1
+    fi
+    out=$("$T/consumer-static") || { echo "$out"; return 1; }
+    echo "$out"
+    printf '%s\n' "$out" | grep -qx ok &&
+    printf '%s\n' "$out" | grep -qx "memlane_memset from $T/consumer-static"
+}
+
+t_uninstall() {
+    $MAKE --no-print-directory uninstall BUILD="$BUILD" DESTDIR="$D" PREFIX=/usr || return 1
+    same "$(printf '%s\n' ./usr/include/other.h ./usr/lib/libother.so.1 \
+        ./usr/share/man/man3/other.3)" "$(tree "$D")"
+}
+
+# Default PREFIX, and LIBDIR outside ${prefix}/lib.
+t_install_defaults() {
+    D2=$T/destdir2
+    seed_destdir "$D2" || return 1
+    $MAKE --no-print-directory install BUILD="$BUILD" DESTDIR="$D2" || return 1
+    same "$(expected_files /usr/local)" "$(tree "$D2")" || return 1
+    grep -qx 'prefix=/usr/local' "$D2/usr/local/lib/pkgconfig/memlane.pc" || return 1
+    $MAKE --no-print-directory uninstall BUILD="$BUILD" DESTDIR="$D2" || return 1
+    [ "$(tree "$D2" | wc -l)" -eq 3 ] || { tree "$D2"; return 1; }
+    D3=$T/destdir3
+    $MAKE --no-print-directory install BUILD="$BUILD" DESTDIR="$D3" PREFIX=/opt/ml \
+        LIBDIR=/usr/lib64 || return 1
+    pcf=$D3/usr/lib64/pkgconfig/memlane.pc
+    grep -qx 'libdir=/usr/lib64' "$pcf" && grep -qx 'includedir=${prefix}/include' "$pcf" &&
+    [ -f "$D3/usr/lib64/$SONAME" ] && [ -f "$D3/opt/ml/include/memlane.h" ] ||
+        { cat "$pcf"; tree "$D3"; return 1; }
+}
+
+echo "--- install"
+check "make install DESTDIR=... PREFIX=/usr installs exactly the expected files" t_install
+if command -v man >/dev/null 2>&1; then
+    check "man -w finds the installed pages" t_man_finds_pages
+fi
+if have_tool pkg-config pkgconf; then
+    check "pkg-config --cflags --libs memlane (sysroot)" t_pkgconfig_flags
+    check "a program built through pkg-config runs on the installed shared library" t_consumer_shared
+    check "a program built through pkg-config --static runs" t_consumer_static
+fi
+check "make uninstall removes exactly what install added" t_uninstall
+check "default PREFIX=/usr/local; LIBDIR outside PREFIX" t_install_defaults
+
+# ============================== preload ==============================
+
+t_early_calls() {
+    $CC $CFLAGS -std=gnu11 -fno-builtin -U_FORTIFY_SOURCE tests/install/early.c \
+        -o "$T/early" -ldl || return 1
+    # Plain run first: the program itself must be right on libc.
+    "$T/early" > "$T/early.plain" 2>&1 || { cat "$T/early.plain"; return 1; }
+    LD_DEBUG=libs LD_PRELOAD=$PRELOAD "$T/early" > "$T/early.out" 2> "$T/early.err" ||
+        { cat "$T/early.out" "$T/early.err"; return 1; }
+    cat "$T/early.out"
+    grep -qx ok "$T/early.out" || return 1
+    for n in $STD_NAMES; do
+        grep -qx "$n from $PRELOAD" "$T/early.out" || { echo "$n not from the drop-in"; return 1; }
+    done
+    # The calls were made before the drop-in's own constructor ran.
+    marker=$(grep -n 'memlane-early: calls done' "$T/early.err" | cut -d: -f1)
+    init=$(grep -n "calling init: $PRELOAD" "$T/early.err" | cut -d: -f1)
+    [ -n "$marker" ] && [ -n "$init" ] && [ "$marker" -lt "$init" ] ||
+        { echo "marker line '$marker', init line '$init'"; cat "$T/early.err"; return 1; }
+}
+
+# Input files for the programs.
+make_inputs() {
+    mkdir -p "$T/in/sub" &&
+    awk 'BEGIN { x = 12345; for (i = 0; i < 60000; i++) {
+            x = (x * 1103515245 + 12345) % 2147483648
+            printf "%d %s line-%d %c\n", x % 100003, (x % 7 ? "alpha" : "beta"), i, 65 + x % 26 } }' \
+        > "$T/in/text" &&
+    seq 1 20000 | sed 's/$/ zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz/' > "$T/in/sub/repetitive" &&
+    head -c 300000 "$T/in/text" | od -An -tx1 > "$T/in/sub/hex" &&
+    cp "$T/in/text" "$T/in/text2" &&
+    printf 'differs\n' >> "$T/in/text2"
+}
+
+# run_both NAME 'shell command': same stdout, stderr and exit status with
+# and without the drop-in; the command runs in $T/in.
+run_both() {
+    (cd "$T/in" && sh -c "$2") > "$T/plain.out" 2> "$T/plain.err"
+    plain_rc=$?
+    (cd "$T/in" && LD_PRELOAD=$PRELOAD sh -c "$2") > "$T/pre.out" 2> "$T/pre.err"
+    pre_rc=$?
+    [ -s "$T/plain.out" ] || { echo "no output from: $2"; cat "$T/plain.err"; return 1; }
+    same "exit $plain_rc" "exit $pre_rc" &&
+    cmp "$T/plain.out" "$T/pre.out" &&
+    cmp "$T/plain.err" "$T/pre.err"
+}
+
+t_bindings() {
+    # With eager binding, ld.so reports where each symbol went.
+    LD_BIND_NOW=1 LD_DEBUG=bindings LD_PRELOAD=$PRELOAD \
+        python3 -c 'pass' > /dev/null 2> "$T/bind.err" || return 1
+    for n in memset memcmp; do
+        grep -q "to $PRELOAD \[0\]: normal symbol \`$n'" "$T/bind.err" ||
+            { echo "python3: $n not bound to the drop-in"; grep "\`$n'" "$T/bind.err" | head; return 1; }
+    done
+}
+
+t_arch_warning() {
+    (cd "$T/in" && LC_ALL=C sort text) > "$T/w.plain" || return 1
+    (cd "$T/in" && LC_ALL=C MEMLANE_ARCH=nonesuch LD_PRELOAD=$PRELOAD sort text) \
+        > "$T/w.out" 2> "$T/w.err" || { cat "$T/w.err"; return 1; }
+    cat "$T/w.err"
+    same 1 "$(grep -c '^memlane: MEMLANE_ARCH="nonesuch"' "$T/w.err")" &&
+    same 1 "$(wc -l < "$T/w.err" | tr -d ' ')" &&
+    cmp "$T/w.plain" "$T/w.out"
+}
+
+echo "--- preload"
+check "calls before any constructor run (preinit) under the drop-in" t_early_calls
+if make_inputs; then
+    prog() { check "same output under LD_PRELOAD: $1" run_both "$1" "$2"; }
+    prog sort 'LC_ALL=C sort -k1,1n -k3 text | sha256sum'
+    prog "sort -u" 'LC_ALL=C sort -u -k2,2 -k4,4 text'
+    prog "gzip round trip" 'gzip -9 -n -c text > t.gz && gzip -dc t.gz | cmp - text &&
+        sha256sum t.gz && rm t.gz'
+    prog sha256sum 'sha256sum text sub/repetitive sub/hex'
+    prog grep 'grep -c beta text; grep -E "^9[0-9]{3} alpha .* Q$" text | head -50'
+    prog awk "awk '{ n[\$2]++; s += \$1 } END { for (k in n) print k, n[k]; print s }' text | sort"
+    prog python3 "python3 -c 'import hashlib, zlib
+d = open(\"text\", \"rb\").read()
+lines = d.split(b\"\\n\")
+lines.sort()
+print(hashlib.sha256(b\"\\n\".join(lines)).hexdigest(), len(zlib.compress(d, 6)))
+print(sum(1 for a, b in zip(lines, lines[1:]) if a == b), bytes(64) == bytearray(64), d[:40] < d[40:80])'"
+    prog perl "perl -ne '\$c{(split)[3]}++; END { print \"\$_ \$c{\$_}\\n\" for sort keys %c }' text"
+    prog tar 'tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - text sub | sha256sum
+        tar --sort=name --mtime=@0 --owner=0 --group=0 -cf - sub | tar -tvf -'
+    prog "xz and bzip2" 'xz -c text | xz -dc | sha256sum; bzip2 -c sub/hex | bzip2 -dc | cmp - sub/hex && echo same'
+    prog "cmp and diff" 'cmp text text2; diff text text2; echo "rc $?"'
+    check "python3 binds memset and memcmp to the drop-in" t_bindings
+    check "MEMLANE_ARCH=nonesuch under the drop-in: one warning, same output" t_arch_warning
+else
+    failed=$((failed + 1))
+    echo "FAIL could not make the input files"
+fi
+
+if [ "$skipped" -gt 0 ]; then
+    echo "install: $passed passed, $failed failed, $skipped skipped"
+else
+    echo "install: $passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

@@ -1,0 +1,246 @@
+/*
+ * The memset tunables: the size parser, the defaults by CPU, and the
+ * environment at start-up (a malformed value gives one line on stderr and
+ * the default, never a crash).  Prints "N passed, N failed".
+ *
+ *   memset-tunables-test            run the checks
+ *   memset-tunables-test --print    print "rep_stosb nt" as the library
+ *                                   sees them (used by the checks)
+ */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cpu.h"
+#include "memlane.h"
+#include "tunables.h"
+
+extern char **environ;
+
+static unsigned passed, failed;
+
+static void check(int ok, const char *what, const char *detail)
+{
+    if (ok)
+        passed++;
+    else {
+        failed++;
+        printf("FAIL %s: %s\n", what, detail);
+    }
+}
+
+static void parse_ok(const char *s, size_t want)
+{
+    size_t got = 12345;
+    char buf[200];
+    int r = ml_parse_size(s, &got);
+    snprintf(buf, sizeof buf, "\"%s\": returned %d, value %zu, want 0 and %zu",
+             s, r, got, want);
+    check(r == 0 && got == want, "parse", buf);
+}
+
+static void parse_bad(const char *s)
+{
+    size_t got = 12345;
+    char buf[200];
+    int r = ml_parse_size(s, &got);
+    snprintf(buf, sizeof buf, "\"%s\": returned %d, value %zu, want -1 and untouched",
+             s ? s : "(null)", r, got);
+    check(r == -1 && got == 12345, "parse-malformed", buf);
+}
+
+static void test_parser(void)
+{
+    parse_ok("0", 0);
+    parse_ok("1", 1);
+    parse_ok("4096", 4096);
+    parse_ok("4K", 4096);
+    parse_ok("4k", 4096);
+    parse_ok("4KB", 4096);
+    parse_ok("4KiB", 4096);
+    parse_ok("2048B", 2048);
+    parse_ok("16M", (size_t)16 << 20);
+    parse_ok("16m", (size_t)16 << 20);
+    parse_ok("3G", (size_t)3 << 30);
+    parse_ok("1GiB", (size_t)1 << 30);
+    parse_ok("off", ML_THRESHOLD_OFF);
+    parse_ok("OFF", ML_THRESHOLD_OFF);
+    parse_ok("Off", ML_THRESHOLD_OFF);
+    parse_ok("18446744073709551615", SIZE_MAX);
+    parse_ok("17179869183G", (size_t)17179869183 << 30);
+
+    parse_bad(NULL);
+    parse_bad("");
+    parse_bad("K");
+    parse_bad("abc");
+    parse_bad("4X");
+    parse_bad("4 K");
+    parse_bad(" 4");
+    parse_bad("4K ");
+    parse_bad("-1");
+    parse_bad("+4");
+    parse_bad("0x100");
+    parse_bad("4.5M");
+    parse_bad("4KK");
+    parse_bad("4iB");
+    parse_bad("of");
+    parse_bad("offf");
+    parse_bad("18446744073709551616");      /* SIZE_MAX + 1 */
+    parse_bad("99999999999999999999999");
+    parse_bad("17179869184G");              /* 2^64 */
+    parse_bad("18014398509481984K");        /* 2^64 */
+}
+
+static void test_defaults(void)
+{
+    struct ml_tun_cpu c;
+    struct ml_memset_tunables t;
+    char buf[200];
+
+    /* Zen 4 as measured: no rep stosb below the NT threshold, NT from half
+     * the LLC, and rep stosb as the fallback there if NT is turned off. */
+    c.is_intel = 0, c.is_amd = 1, c.erms = 1, c.fsrm = 1, c.fsrs = 0;
+    c.llc_bytes = (size_t)32 << 20;
+    ml_tunables_defaults(&c, &t);
+    snprintf(buf, sizeof buf, "AMD ERMS FSRM 32M LLC: rep %zu nt %zu", t.rep_stosb, t.nt);
+    check(t.nt == (size_t)16 << 20 && t.rep_stosb == t.nt, "defaults", buf);
+
+    c.is_intel = 1, c.is_amd = 0;
+    ml_tunables_defaults(&c, &t);
+    snprintf(buf, sizeof buf, "Intel ERMS 32M LLC: rep %zu nt %zu", t.rep_stosb, t.nt);
+    check(t.rep_stosb == 2048 && t.nt == (size_t)16 << 20, "defaults", buf);
+
+    c.erms = 0, c.fsrm = 0;
+    ml_tunables_defaults(&c, &t);
+    snprintf(buf, sizeof buf, "Intel no ERMS: rep %zu", t.rep_stosb);
+    check(t.rep_stosb == ML_THRESHOLD_OFF, "defaults", buf);
+
+    c.llc_bytes = 0;
+    ml_tunables_defaults(&c, &t);
+    snprintf(buf, sizeof buf, "unknown LLC: nt %zu", t.nt);
+    check(t.nt == ML_THRESHOLD_OFF, "defaults", buf);
+
+    /* This machine: the LLC comes from CPUID on x86-64. */
+#if defined(__x86_64__)
+    size_t llc = ml_cpu_llc_bytes();
+    snprintf(buf, sizeof buf, "ml_cpu_llc_bytes() = %zu", llc);
+    check(llc >= ((size_t)256 << 10) && llc <= ((size_t)4 << 30), "llc-from-cpuid", buf);
+#endif
+}
+
+/* Run `self --print` with one variable set; capture stdout and stderr. */
+static int run_print(const char *self, const char *assign, char *out, size_t outlen,
+                     char *err, size_t errlen)
+{
+    char *envp[64];
+    size_t k = 0;
+    for (char **e = environ; *e && k < 60; e++)
+        if (strncmp(*e, "MEMLANE_REP_STOSB_THRESHOLD=", 28) &&
+            strncmp(*e, "MEMLANE_NT_THRESHOLD=", 21))
+            envp[k++] = *e;
+    if (assign)
+        envp[k++] = (char *)assign;
+    envp[k] = NULL;
+
+    int po[2], pe[2];
+    if (pipe(po) || pipe(pe))
+        return -1;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, po[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+    posix_spawn_file_actions_addclose(&fa, po[0]);
+    posix_spawn_file_actions_addclose(&fa, pe[0]);
+    char *argv[] = {(char *)self, (char *)"--print", NULL};
+    pid_t pid;
+    int r = posix_spawn(&pid, self, &fa, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    close(po[1]);
+    close(pe[1]);
+    if (r)
+        return -1;
+    ssize_t no = read(po[0], out, outlen - 1), ne = read(pe[0], err, errlen - 1);
+    out[no > 0 ? no : 0] = 0;
+    err[ne > 0 ? ne : 0] = 0;
+    close(po[0]);
+    close(pe[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static void test_environment(const char *self)
+{
+    char out[256], err[1024], def[256], buf[1600];
+
+    int r = run_print(self, NULL, def, sizeof def, err, sizeof err);
+    snprintf(buf, sizeof buf, "no variables: exit %d, stderr \"%s\"", r, err);
+    check(r == 0 && err[0] == 0 && def[0], "env-default", buf);
+
+    static const struct {
+        const char *assign, *want;  /* want: printed "rep nt", NULL: the defaults */
+        int warns;
+    } cases[] = {
+        {"MEMLANE_REP_STOSB_THRESHOLD=4K", NULL, 0},
+        {"MEMLANE_NT_THRESHOLD=8M", NULL, 0},
+        {"MEMLANE_NT_THRESHOLD=off", NULL, 0},
+        {"MEMLANE_REP_STOSB_THRESHOLD=bogus", NULL, 1},
+        {"MEMLANE_NT_THRESHOLD=12Q", NULL, 1},
+        {"MEMLANE_NT_THRESHOLD=99999999999999999999999", NULL, 1},
+        {"MEMLANE_NT_THRESHOLD=", NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        r = run_print(self, cases[i].assign, out, sizeof out, err, sizeof err);
+        /* What the library must print: the default with this one change. */
+        size_t rep, nt, want_rep, want_nt;
+        sscanf(def, "%zu %zu", &want_rep, &want_nt);
+        const char *val = strchr(cases[i].assign, '=') + 1;
+        size_t v;
+        if (!cases[i].warns && *val && ml_parse_size(val, &v) == 0) {
+            if (!strncmp(cases[i].assign, "MEMLANE_NT", 10))
+                want_nt = v;
+            else
+                want_rep = v;
+        }
+        int got = sscanf(out, "%zu %zu", &rep, &nt) == 2;
+        snprintf(buf, sizeof buf,
+                 "%s: exit %d, printed \"%.60s\" (want %zu %zu), %zu stderr lines: \"%s\"",
+                 cases[i].assign, r, out, want_rep, want_nt, count_lines(err), err);
+        int ok = r == 0 && got && rep == want_rep && nt == want_nt &&
+                 count_lines(err) == (size_t)cases[i].warns &&
+                 (!cases[i].warns || (strstr(err, "memlane:") &&
+                                      strstr(err, "using the default")));
+        check(ok, "env", buf);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "--print")) {
+        /* One memset large enough to reach the threshold check, then the
+         * values in force. */
+        static unsigned char big[1 << 16];
+        memlane_memset(big, 1, sizeof big);
+        const struct ml_memset_tunables *t = ml_memset_tunables();
+        printf("%zu %zu\n", t->rep_stosb, t->nt);
+        return big[4095] == 1 ? 0 : 1;
+    }
+    test_parser();
+    test_defaults();
+    test_environment("/proc/self/exe");
+    printf("tunables: %u passed, %u failed\n", passed, failed);
+    return failed != 0;
+}
