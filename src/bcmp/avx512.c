@@ -78,7 +78,7 @@ __attribute__((aligned(64))) int memlane_bcmp_avx512(const void *a, const void *
         return ml_ne64_masked(p, q, n) != 0;
     /* At most one branch on the data up to 256 bytes (see
      * memcmp/avx512.c). */
-    if (n <= 128)
+    if (ML_LIKELY(n <= 128))
         return differ_65_128(p, q, n);
     if (n <= 256)
         return differ_first_129_256(p, q, n);
