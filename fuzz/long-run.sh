@@ -4,10 +4,12 @@
 # with its rep-stosb and non-temporal thresholds lowered into the fuzzer's
 # length range.  Runs LANES (default 2) at a time under nice, each with
 # its own corpus, and prints one summary line per run.
-#   fuzz/long-run.sh [SECONDS] [LANES]      (from the repository root)
+#   fuzz/long-run.sh [SECONDS] [LANES] [RUN...]   (from the repository root)
+# RUN names some of the runs below (default: all).
 set -euo pipefail
 secs=${1:-600}
 lanes=${2:-2}
+shift $(($# < 2 ? $# : 2))
 out=build-fuzz/long
 make --no-print-directory fuzz-build >/dev/null
 rm -rf "$out"
@@ -23,6 +25,15 @@ runs=(
     "timingsafe_bcmp|timingsafe_bcmp|"
     "timingsafe_memcmp|timingsafe_memcmp|"
 )
+if [ $# -gt 0 ]; then
+    chosen=()
+    for r in "${runs[@]}"; do
+        for want in "$@"; do
+            [ "${r%%|*}" = "$want" ] && chosen+=("$r")
+        done
+    done
+    runs=("${chosen[@]}")
+fi
 
 one() {
     local name=$1 only=$2 extra=$3
