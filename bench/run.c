@@ -183,29 +183,28 @@ void warm_up_cpu(double seconds)
 
 /* ---- the timed batch ---- */
 
-/* The calls of a batch: call i is on a_base + off[i] (and b_base +
- * off[i]) with length len[i]; a batch walks the list cyclically.  cum[i]
- * is the sum of len[0..i), so a batch knows how many bytes it covered. */
+/* The calls of a batch: call i is on a_base + call[i].off (and b_base +
+ * call[i].off) with length call[i].len; a batch walks the list
+ * cyclically.  cum[i] is the sum of the lengths of calls 0..i-1, so a
+ * batch knows how many bytes it covered. */
 struct call_list {
     unsigned char *a_base, *b_base;
-    uint32_t *off, *len;
+    struct bench_call *call;
     uint64_t *cum;
     size_t count;
 };
 
 static void call_list_alloc(struct call_list *cl, size_t cap)
 {
-    cl->off = malloc(cap * sizeof *cl->off);
-    cl->len = malloc(cap * sizeof *cl->len);
+    cl->call = malloc(cap * sizeof *cl->call);
     cl->cum = malloc((cap + 1) * sizeof *cl->cum);
-    if (!cl->off || !cl->len || !cl->cum)
+    if (!cl->call || !cl->cum)
         abort();
 }
 
 static void call_list_free(struct call_list *cl)
 {
-    free(cl->off);
-    free(cl->len);
+    free(cl->call);
     free(cl->cum);
 }
 
@@ -213,7 +212,7 @@ static void call_list_sum(struct call_list *cl)
 {
     cl->cum[0] = 0;
     for (size_t i = 0; i < cl->count; i++)
-        cl->cum[i + 1] = cl->cum[i] + cl->len[i];
+        cl->cum[i + 1] = cl->cum[i] + cl->call[i].len;
 }
 
 /* Bytes covered by k calls from call j. */
@@ -226,43 +225,20 @@ static double batch_bytes(const struct call_list *cl, size_t j, unsigned long k)
     return laps + (double)(cl->cum[m] - cl->cum[j] + cl->cum[end - m]);
 }
 
-/* Ticks of k calls walking the list cyclically from *cursor. */
+/* Ticks of k calls walking the list cyclically from *cursor, less the
+ * empty measurement. */
 static double time_batch(const struct bench_function *f,
                          const struct bench_impl *im,
                          const struct call_list *cl, unsigned long k,
                          size_t *cursor)
 {
-    unsigned char *const ba = cl->a_base, *const bb = cl->b_base;
-    const uint32_t *off = cl->off, *len = cl->len;
-    size_t j = *cursor, m = cl->count;
-    uintptr_t acc = 0;
-    uint64_t t0, t1;
-
-    if (f->kind == ML_KIND_SET) {
-        /* A volatile read: the compiler cannot know the callee. */
-        ml_set_fn volatile vfn = im->fn.set;
-        ml_set_fn fn = vfn;
-        t0 = tsc_start();
-        for (unsigned long i = 0; i < k; i++) {
-            acc += (uintptr_t)fn(ba + off[j], 0, len[j]);
-            if (++j == m)
-                j = 0;
-        }
-        t1 = tsc_stop();
-    } else {
-        ml_cmp_fn volatile vfn = im->fn.cmp;
-        ml_cmp_fn fn = vfn;
-        t0 = tsc_start();
-        for (unsigned long i = 0; i < k; i++) {
-            acc += (uintptr_t)fn(ba + off[j], bb + off[j], len[j]);
-            if (++j == m)
-                j = 0;
-        }
-        t1 = tsc_stop();
-    }
+    uintptr_t acc;
+    int is_set = f->kind == ML_KIND_SET;
+    void *fn = is_set ? (void *)im->fn.set : (void *)im->fn.cmp;
+    uint64_t ticks = batch_run(im->site, fn, is_set, cl->a_base, cl->b_base,
+                               cl->call, cl->count, k, cursor, &acc);
     sink += acc;
-    *cursor = j;
-    double t = (double)(t1 - t0) - ctx.timer.overhead;
+    double t = (double)ticks - ctx.timer.overhead;
     return t > 0 ? t : 0;
 }
 
@@ -409,7 +385,7 @@ static void undo_mismatches(struct cmp_data *d)
     for (size_t j = 0; j < d->placed; j++) {
         size_t i = (d->first + j) % cl->count;
         if (d->pos[i] != UINT32_MAX) {
-            size_t at = cl->off[i] + d->pos[i];
+            size_t at = cl->call[i].off + d->pos[i];
             cl->b_base[at] = cl->a_base[at];
             d->pos[i] = UINT32_MAX;
         }
@@ -429,10 +405,10 @@ static void place_mismatches(struct cmp_data *d, size_t first, size_t calls)
     d->placed = calls;
     for (size_t j = 0; j < calls; j++) {
         size_t i = (first + j) % cl->count;
-        if (cl->len[i] == 0)
+        if (cl->call[i].len == 0)
             continue;
-        uint32_t p = (uint32_t)rnd_below(cl->len[i]);
-        size_t at = cl->off[i] + p;
+        uint32_t p = (uint32_t)rnd_below(cl->call[i].len);
+        size_t at = cl->call[i].off + p;
         cl->b_base[at] = (unsigned char)(cl->a_base[at] ^ (1 + rnd_below(255)));
         d->pos[i] = p;
     }
@@ -515,7 +491,10 @@ void measure_table1(struct result *r)
     unsigned char *b = cmp ? bench_alloc(need) : NULL;
     struct call_list cl = {.a_base = a + ctx.opt.align_a,
                            .b_base = cmp ? b + ctx.opt.align_b : NULL};
-    call_list_alloc(&cl, max_slots);
+    /* Few slots are repeated in the list up to this many calls, so the
+     * timed loop runs long stretches (see bench/batch.c). */
+    const size_t min_list = 1024;
+    call_list_alloc(&cl, max_slots > min_list ? max_slots : min_list);
     size_t *order = malloc(max_slots * sizeof *order);
     uint32_t *pos = malloc(max_slots * sizeof *pos);
     if (!order || !pos)
@@ -539,11 +518,17 @@ void measure_table1(struct result *r)
             order[j] = t;
         }
         for (size_t i = 0; i < slots; i++) {
-            cl.off[i] = (uint32_t)(order[i] * stride);
-            cl.len[i] = (uint32_t)n;
+            cl.call[i].off = (uint32_t)(order[i] * stride);
+            cl.call[i].len = (uint32_t)n;
             pos[i] = UINT32_MAX;
         }
         cl.count = slots;
+        int mismatch = cmp && r->data == DATA_MISMATCH;
+        if (!mismatch && slots < min_list) {
+            for (size_t i = slots; i < min_list; i++)
+                cl.call[i] = cl.call[i % slots];
+            cl.count = min_list;
+        }
         call_list_sum(&cl);
 
         for (unsigned c = 0; c < r->ncols; c++)
@@ -558,7 +543,7 @@ void measure_table1(struct result *r)
          * walk revisits slots soon enough for the predictor to learn
          * them; with more slots they stay put, since drawing them reads
          * and writes the very lines the sample would then find cached. */
-        int redraw = cmp && r->data == DATA_MISMATCH && slots < 4096;
+        int redraw = mismatch && slots < 4096;
         measure_row(r, row, &cl, redraw ? fixed_prepare : NULL, &d);
         undo_mismatches(&d);
     }
@@ -609,8 +594,8 @@ static size_t dist_prepare(void *arg, size_t cursor, size_t calls)
         size_t len = draw_length(d->dist);
         if (len > DIST_BUFFER - off)
             len = DIST_BUFFER - off;
-        cl->off[k] = (uint32_t)off;
-        cl->len[k] = (uint32_t)len;
+        cl->call[k].off = (uint32_t)off;
+        cl->call[k].len = (uint32_t)len;
         d->pos[k] = UINT32_MAX;
         off += len;
         k++;
