@@ -20,7 +20,7 @@ enum { DIST_BUFFER = 128 * 1024 };
 
 struct options {
     int tables;                 /* bit 0: table 1, bit 1: table 2 */
-    int calibrate, quick, quiet, list, unit_ns;
+    int calibrate, quick, quiet, list, unit_ns, isolate;
     int funcs_given, funcs[BF_COUNT];
     char **impls;               /* --impls names, NULL: defaults */
     size_t nimpls;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct context ctx;
@@ -85,8 +86,11 @@ void progress_done(void)
 
 void *bench_alloc(size_t bytes)
 {
+    /* Shared under --isolate, so the children write the parent's pages
+     * instead of copying them on the first write (inside a timing). */
     void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                   (ctx.opt.isolate ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS,
+                   -1, 0);
     if (p == MAP_FAILED) {
         fprintf(stderr,
                 "memlane-bench: cannot allocate a %zu-byte buffer: %s "
@@ -191,6 +195,8 @@ struct call_list {
     unsigned char *a_base, *b_base;
     struct bench_call *call;
     uint64_t *cum;
+    unsigned char *a_map, *b_map;   /* the buffers, map_len bytes each */
+    size_t map_len;
     size_t count;
 };
 
@@ -300,8 +306,9 @@ static double sample(const struct bench_function *f,
  * at most one pass over the list.  Every sample is
  * preceded by an untimed batch of the same implementation.  Table 1 samples
  * are ticks per call, table 2 samples ticks per DIST_BUFFER bytes. */
-static void measure_row(struct result *r, unsigned row, struct call_list *cl,
-                        size_t (*prepare)(void *, size_t, size_t), void *arg)
+static void measure_cells(struct result *r, unsigned row, struct call_list *cl,
+                          size_t (*prepare)(void *, size_t, size_t), void *arg,
+                          int only)
 {
     unsigned nc = r->ncols, runs = ctx.opt.runs;
     struct cell *cells = &r->cells[row * nc];
@@ -309,6 +316,8 @@ static void measure_row(struct result *r, unsigned row, struct call_list *cl,
     double calls_per_pass = 0;
 
     for (unsigned c = 0; c < nc; c++) {
+        if (only >= 0 && (int)c != only)
+            continue;
         /* Each implementation walks its own part of the list: with a
          * large footprint, one must not find the lines the one before it
          * just brought into the cache. */
@@ -327,7 +336,7 @@ static void measure_row(struct result *r, unsigned row, struct call_list *cl,
     for (unsigned run = 0; run < runs; run++) {
         for (unsigned t = 0; t < nc; t++) {
             unsigned c = (t + run) % nc;
-            if (!cells[c].supported)
+            if (!cells[c].supported || (only >= 0 && (int)c != only))
                 continue;
             unsigned long k = cells[c].calls;
             /* An untimed batch first: the caches and predictors then hold
@@ -377,8 +386,9 @@ struct cmp_data {
                                    may have a difference */
 };
 
-static void undo_mismatches(struct cmp_data *d)
+static void undo_mismatches(void *arg)
 {
+    struct cmp_data *d = arg;
     struct call_list *cl = d->cl;
     if (!cl->b_base)
         return;
@@ -412,6 +422,104 @@ static void place_mismatches(struct cmp_data *d, size_t first, size_t calls)
         cl->b_base[at] = (unsigned char)(cl->a_base[at] ^ (1 + rnd_below(255)));
         d->pos[i] = p;
     }
+}
+
+/* Reads or writes all of a pipe transfer. */
+static int pipe_io(int fd, void *buf, size_t len, int writing)
+{
+    char *p = buf;
+    while (len) {
+        ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* --isolate: each implementation measured alone in a child process.  In
+ * one process, the first implementation measured in a row read up to 2
+ * TSC cycles per call faster at small sizes than the same code measured
+ * after another one, whatever the batch length (cause not found; see
+ * bench/batch.c), so small differences between columns of one process
+ * can be an artefact of their order. */
+static void measure_isolated(struct result *r, unsigned row,
+                             struct call_list *cl,
+                             size_t (*prepare)(void *, size_t, size_t),
+                             void *arg)
+{
+    unsigned nc = r->ncols, runs = ctx.opt.runs;
+    struct cell *cells = &r->cells[row * nc];
+    for (unsigned c = 0; c < nc; c++) {
+        cells[c].n = 0;
+        cells[c].v = calloc(runs, sizeof(double));
+        if (!cells[c].v)
+            abort();
+        if (!cells[c].supported)
+            continue;
+        int fd[2];
+        if (pipe(fd)) {
+            perror("memlane-bench: pipe");
+            exit(1);
+        }
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("memlane-bench: fork");
+            exit(1);
+        }
+        if (pid == 0) {
+            close(fd[0]);
+            rnd_seed(ctx.opt.seed * 1000003u + row * 131u + c + 1);
+            /* fork does not copy the page tables of shared mappings:
+             * fault every page in now, writable, not inside a timing. */
+            for (size_t i = 0; i < cl->map_len; i += 4096) {
+                volatile unsigned char *pa = cl->a_map + i;
+                *pa = *pa;
+                if (cl->b_map) {
+                    volatile unsigned char *pb = cl->b_map + i;
+                    *pb = *pb;
+                }
+            }
+            free(cells[c].v);
+            measure_cells(r, row, cl, prepare, arg, (int)c);
+            /* The buffers are shared: take the differences out again. */
+            undo_mismatches(arg);
+            struct cell *x = &cells[c];
+            int bad = pipe_io(fd[1], &x->n, sizeof x->n, 1) ||
+                      pipe_io(fd[1], &x->calls, sizeof x->calls, 1) ||
+                      pipe_io(fd[1], &x->iters, sizeof x->iters, 1) ||
+                      pipe_io(fd[1], x->v, x->n * sizeof *x->v, 1);
+            _exit(bad ? 1 : 0);
+        }
+        close(fd[1]);
+        struct cell *x = &cells[c];
+        int status = 0;
+        int bad = pipe_io(fd[0], &x->n, sizeof x->n, 0) ||
+                  pipe_io(fd[0], &x->calls, sizeof x->calls, 0) ||
+                  pipe_io(fd[0], &x->iters, sizeof x->iters, 0) ||
+                  x->n > runs || pipe_io(fd[0], x->v, x->n * sizeof *x->v, 0);
+        close(fd[0]);
+        waitpid(pid, &status, 0);
+        if (bad || !WIFEXITED(status) || WEXITSTATUS(status)) {
+            fprintf(stderr, "memlane-bench: the child measuring %s failed\n",
+                    r->f->impls[r->cols[c]].name);
+            exit(1);
+        }
+    }
+}
+
+static void measure_row(struct result *r, unsigned row, struct call_list *cl,
+                        size_t (*prepare)(void *, size_t, size_t), void *arg)
+{
+    if (ctx.opt.isolate)
+        measure_isolated(r, row, cl, prepare, arg);
+    else
+        measure_cells(r, row, cl, prepare, arg, -1);
 }
 
 static void fill_random(unsigned char *p, size_t n)
@@ -490,7 +598,8 @@ void measure_table1(struct result *r)
     unsigned char *a = bench_alloc(need);
     unsigned char *b = cmp ? bench_alloc(need) : NULL;
     struct call_list cl = {.a_base = a + ctx.opt.align_a,
-                           .b_base = cmp ? b + ctx.opt.align_b : NULL};
+                           .b_base = cmp ? b + ctx.opt.align_b : NULL,
+                           .a_map = a, .b_map = b, .map_len = need};
     /* Few slots are repeated in the list up to this many calls, so the
      * timed loop runs long stretches (see bench/batch.c). */
     const size_t min_list = 1024;
@@ -621,7 +730,8 @@ void measure_table2(struct result *r)
      * plus the zero-length ones, bounded generously. */
     size_t cap = 4 * DIST_BUFFER;
     struct call_list cl = {.a_base = a + ctx.opt.align_a,
-                           .b_base = cmp ? b + ctx.opt.align_b : NULL};
+                           .b_base = cmp ? b + ctx.opt.align_b : NULL,
+                           .a_map = a, .b_map = b, .map_len = need};
     call_list_alloc(&cl, cap);
     uint32_t *pos = malloc(cap * sizeof *pos);
     if (!pos)
