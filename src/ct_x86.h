@@ -1,0 +1,96 @@
+/*
+ * Constant-time building blocks for the x86-64 timingsafe variants.
+ *
+ * Rules (on top of those in ct.h):
+ * - A value derived from the bytes (a vector, a compare mask, a scalar
+ *   mask) is only combined with vector logic/compare/min/max, mask-register
+ *   moves and logic, and integer ALU ops.  It never reaches a branch, a
+ *   memory address, a shift count, or one of the bit-scan family (tzcnt,
+ *   bsf, lzcnt, popcnt, blsi, bzhi, ...).
+ * - The lowest set bit of a mask is x & -x, with the negation behind a
+ *   value barrier: with -mbmi compilers otherwise fuse the pair into blsi.
+ * - "Differ" and "less than" bit-sets have bit i for byte i (the lowest bit
+ *   is the lowest address), as pmovmskb and vpcmpub produce them.  The sign
+ *   of memcmp is decided by whether "less than" owns the lowest "differ"
+ *   bit; "less than" may also hold bits of equal bytes (a <= b), since only
+ *   its bit at a differing byte is read.
+ * - Selections are masked register moves or and/andn/or with a mask that
+ *   depends on the bytes, or cmov (ml_ct_cmov_nz), never the ?: operator,
+ *   which compilers may compile to a branch.  A masked *load* whose mask
+ *   depends on the bytes is not allowed: keep selected vectors in registers
+ *   (gcc re-loads them as masked loads unless a barrier pins them).
+ * - Every instruction must be on tests/ct/doit-allowlist.txt; barriers stop
+ *   compilers from rewriting listed operations into unlisted ones (clang:
+ *   vpermq for a vshufi64x2, vpsubb+vptest for a "differ != 0").
+ * Every variant using these is checked with objdump (make check-ct-insn:
+ * no call, listed instructions only; conditional branches on n only).
+ */
+#ifndef MEMLANE_CT_X86_H
+#define MEMLANE_CT_X86_H
+
+#include <stdint.h>
+
+#include "ct.h"
+
+/* Every helper of the timingsafe variants is inlined at every -O level:
+ * a call would be a call inside a timingsafe variant (check 1 fails it),
+ * and at -Os gcc otherwise keeps small static functions out of line. */
+#define ML_CT_INLINE static inline __attribute__((__always_inline__))
+
+/*
+ * Sign of memcmp over one (possibly composed) sequence of up to 64 bytes,
+ * from its "differ" bit-set and a "less than or equal" bit-set: -1, 0 or 1.
+ */
+ML_CT_INLINE int64_t ml_ct_sign_of_masks(uint64_t differ, uint64_t le)
+{
+    /* opaque: clang otherwise turns "differ != 0" back into a vector
+     * subtraction and vptest of the inputs (vpsubb, not on the list) */
+    differ = ml_ct_barrier(differ);
+    uint64_t first = differ & ml_ct_barrier(0 - differ); /* not blsi */
+    uint64_t less = ml_ct_nonzero(first & le);
+    return (int64_t)ml_ct_nonzero(differ) - 2 * (int64_t)less;
+}
+
+/*
+ * Sign of memcmp from disjoint "greater" (a > b) and "less" (a < b)
+ * bit-sets of one sequence, bit i before bit i + 1 (bytes, or 8-byte lanes
+ * already ordered among themselves).  "Greater" owns the first difference
+ * exactly when it has a bit below the lowest bit of "less", that is when
+ * g & (l - 1) != 0 (for l == 0 too: then any bit of g is first).  No
+ * lowest-set-bit search.  Both sets empty: 0.
+ */
+ML_CT_INLINE int64_t ml_ct_sign_gl64(uint64_t g, uint64_t l)
+{
+    return (int64_t)ml_ct_nonzero(g & (l - 1)) - (int64_t)ml_ct_nonzero(l & (g - 1));
+}
+
+/*
+ * (*d, *l) = (d_new, l_new) if cond != 0, else unchanged: test + two
+ * cmovnz.  Inline assembly because C gives no guarantee here: compilers
+ * may compile ?: to a branch, and the and/andn/or form costs three times
+ * the instructions in the loops that select once per 64 bytes.
+ */
+ML_CT_INLINE void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new,
+                                  uint64_t *l, uint64_t l_new)
+{
+    __asm__("test %2, %2\n\tcmovnz %3, %0\n\tcmovnz %4, %1"
+            : "+r"(*d), "+r"(*l)
+            : "r"(cond), "r"(d_new), "r"(l_new)
+            : "cc");
+}
+
+/* *d = d_new if cond != 0, else unchanged (test + cmovnz, as above). */
+ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
+{
+    __asm__("test %1, %1\n\tcmovnz %2, %0" : "+r"(*d) : "r"(cond), "r"(d_new) : "cc");
+}
+
+/* Value barriers on vectors: the compiler must assume the register was
+ * changed, so it can neither constant-fold a select on it nor turn the
+ * select back into a branch. */
+#define ML_CT_VBARRIER(v) __asm__("" : "+x"(v))
+#if defined(__AVX512F__)
+#define ML_CT_ZBARRIER(v) __asm__("" : "+v"(v))
+#endif
+
+#endif /* MEMLANE_CT_X86_H */

@@ -1,0 +1,68 @@
+/*
+ * timingsafe_bcmp, SSE2: the or of the xors of every 16-byte block; the
+ * final test is pcmpeqb against zero and pmovmskb (SSE2 has no ptest).
+ * Size classes by n only: scalar words up to 16 bytes, two overlapping
+ * vectors up to 32, four up to 64, then a loop of four vectors per step
+ * and the last 64 bytes, overlapping the loop.
+ */
+#include <emmintrin.h>
+
+#include "ct.h"
+#include "ct_x86.h"
+#include "internal.h"
+#include "ops_scalar.h"
+
+ML_CT_INLINE __m128i ld(const unsigned char *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+ML_CT_INLINE __m128i xor2(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_xor_si128(ld(p), ld(q));
+}
+
+/* 0 if v is all zero, else 1. */
+ML_CT_INLINE int nonzero128(__m128i v)
+{
+    ML_CT_VBARRIER(v);
+    uint32_t zero_bytes = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+    return (int)ml_ct_nonzero(ml_ct_barrier(zero_bytes ^ 0xffffu));
+}
+
+int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
+{
+    const unsigned char *p = pa, *q = pb;
+
+    if (n < 16) {
+        uint64_t acc;
+        if (n >= 8)
+            acc = (ml_load64(p) ^ ml_load64(q)) |
+                  (ml_load64(p + n - 8) ^ ml_load64(q + n - 8));
+        else if (n == 0)
+            return 0;
+        else
+            acc = ml_load_upto8le(p, n) ^ ml_load_upto8le(q, n);
+        return (int)ml_ct_nonzero(ml_ct_barrier(acc));
+    }
+    if (n <= 32)
+        return nonzero128(_mm_or_si128(xor2(p, q), xor2(p + n - 16, q + n - 16)));
+    if (n <= 64)
+        return nonzero128(_mm_or_si128(
+            _mm_or_si128(xor2(p, q), xor2(p + 16, q + 16)),
+            _mm_or_si128(xor2(p + n - 32, q + n - 32), xor2(p + n - 16, q + n - 16))));
+
+    __m128i acc0 = _mm_setzero_si128(), acc1 = _mm_setzero_si128();
+    size_t last = n - 64;
+    for (size_t i = 0; i < last; i += 64) {
+        acc0 = _mm_or_si128(acc0, xor2(p + i, q + i));
+        acc1 = _mm_or_si128(acc1, xor2(p + i + 16, q + i + 16));
+        acc0 = _mm_or_si128(acc0, xor2(p + i + 32, q + i + 32));
+        acc1 = _mm_or_si128(acc1, xor2(p + i + 48, q + i + 48));
+    }
+    acc0 = _mm_or_si128(acc0, xor2(p + last, q + last));
+    acc1 = _mm_or_si128(acc1, xor2(p + last + 16, q + last + 16));
+    acc0 = _mm_or_si128(acc0, xor2(p + last + 32, q + last + 32));
+    acc1 = _mm_or_si128(acc1, xor2(p + last + 48, q + last + 48));
+    return nonzero128(_mm_or_si128(acc0, acc1));
+}

@@ -1,0 +1,142 @@
+/*
+ * timingsafe_memcmp, AVX2.
+ *
+ * Each 64-byte piece gives two 64-bit bit-sets, from vpcmpeqb/vpmaxub and
+ * vpmovmskb: "equal" (bit i: byte i equal) and "less or equal" (a <= b).
+ * The sign of the first difference is whether "less or equal" owns the
+ * lowest clear bit of "equal" (ct_x86.h).  Size classes by n only: scalar
+ * words below 8 bytes; one 16-byte vector composed of the first and last
+ * 8 bytes up to 16; the first and last 16 bytes up to 32; the first and
+ * last 32 bytes up to 64 (the composed sequences: when the head is equal,
+ * the repeated bytes of the tail are equal too, so the first difference of
+ * the composition is the true one).
+ *
+ * Above 64 bytes a loop walks the 64-byte pieces from the end to the
+ * start, the last 64 bytes first.  Per piece it only xors, ors the two
+ * xors and asks which 8-byte lanes differ (vpcmpeqq against zero); with
+ * that vector as the mask, and/andn/or keep the piece's bytes in the
+ * lanes that differ (lane by lane, no round trip through a general
+ * register), and one vpmovmskb + cmov remembers which lanes the last
+ * differing piece had.  Walking backwards, those are the lanes of the
+ * first piece that differs, and they hold its bytes; the other lanes hold
+ * later pieces, which were equal in it there, and are masked out.  The
+ * bit-sets and the sign are computed once, at the end.
+ */
+#include <immintrin.h>
+
+#include "ct.h"
+#include "ct_x86.h"
+#include "internal.h"
+#include "ops_scalar.h"
+
+ML_CT_INLINE __m256i ld(const unsigned char *p)
+{
+    return _mm256_loadu_si256((const __m256i *)(const void *)p);
+}
+ML_CT_INLINE __m128i ld16(const unsigned char *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+ML_CT_INLINE __m128i ld8(const unsigned char *p)
+{
+    return _mm_loadl_epi64((const __m128i *)(const void *)p);
+}
+
+ML_CT_INLINE uint64_t eq_bits32(__m256i a, __m256i b)
+{
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b));
+}
+ML_CT_INLINE uint64_t le_bits32(__m256i a, __m256i b)
+{
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(a, b), b));
+}
+ML_CT_INLINE uint64_t eq_bits16(__m128i a, __m128i b)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
+}
+ML_CT_INLINE uint64_t le_bits16(__m128i a, __m128i b)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, b), b));
+}
+
+/* same ? kept : v, bitwise: vpand/vpandn/vpor (vpblendvb is not on the
+ * allow-list; on Zen 4 the three cost about what one vpblendvb does). */
+ML_CT_INLINE __m256i select_same(__m256i same, __m256i kept, __m256i v)
+{
+    return _mm256_or_si256(_mm256_and_si256(same, kept), _mm256_andnot_si256(same, v));
+}
+
+/* Bit-sets of the 64 bytes p[0..32) ++ p[off..off+32) against q. */
+ML_CT_INLINE void piece(const unsigned char *p, const unsigned char *q, size_t off,
+                         uint64_t *eq, uint64_t *le)
+{
+    __m256i a0 = ld(p), b0 = ld(q), a1 = ld(p + off), b1 = ld(q + off);
+    *eq = eq_bits32(a0, b0) | eq_bits32(a1, b1) << 32;
+    *le = le_bits32(a0, b0) | le_bits32(a1, b1) << 32;
+}
+
+int memlane_timingsafe_memcmp_avx2(const void *pa, const void *pb, size_t n)
+{
+    const unsigned char *p = pa, *q = pb;
+    uint64_t eq, le;
+
+    if (n < 8) {
+        if (n == 0)
+            return 0;
+        return (int)(int64_t)ml_ct_cmp_words_le(ml_load_upto8le(p, n),
+                                                ml_load_upto8le(q, n));
+    }
+    if (n <= 32) {
+        __m128i a0, a1, b0, b1;
+        if (n <= 16) {
+            /* movq + punpcklqdq; the barrier keeps gcc from making the
+             * pair a floating-point movhps (clang, after it, would load
+             * with a floating-point movsd instead). */
+            a1 = ld8(p + n - 8), b1 = ld8(q + n - 8);
+#if !defined(__clang__)
+            ML_CT_VBARRIER(a1);
+            ML_CT_VBARRIER(b1);
+#endif
+            a0 = _mm_unpacklo_epi64(ld8(p), a1);
+            b0 = _mm_unpacklo_epi64(ld8(q), b1);
+            eq = eq_bits16(a0, b0);
+            le = le_bits16(a0, b0);
+            return (int)ml_ct_sign_of_masks(eq ^ 0xffff, le);
+        }
+        a0 = ld16(p), a1 = ld16(p + n - 16), b0 = ld16(q), b1 = ld16(q + n - 16);
+        eq = eq_bits16(a0, b0) | eq_bits16(a1, b1) << 16;
+        le = le_bits16(a0, b0) | le_bits16(a1, b1) << 16;
+        return (int)ml_ct_sign_of_masks(eq ^ 0xffffffffu, le);
+    }
+    if (n <= 64) {
+        piece(p, q, n - 32, &eq, &le);
+        return (int)ml_ct_sign_of_masks(~eq, le);
+    }
+
+    /* The last 64 bytes start the walk: every lane holds them. */
+    __m256i sa0 = ld(p + n - 64), sa1 = ld(p + n - 32);
+    __m256i sb0 = ld(q + n - 64), sb1 = ld(q + n - 32);
+    uint64_t lanes = 0xffffffffu;
+    const __m256i zero = _mm256_setzero_si256();
+
+    for (size_t i = (n - 1) / 64; i-- > 0;) {
+        const unsigned char *pg = p + 64 * i, *qg = q + 64 * i;
+        __m256i a0 = ld(pg), a1 = ld(pg + 32), b0 = ld(qg), b1 = ld(qg + 32);
+        __m256i y = _mm256_or_si256(_mm256_xor_si256(a0, b0), _mm256_xor_si256(a1, b1));
+        /* all ones in the 8-byte lanes where this piece has no difference */
+        __m256i same = _mm256_cmpeq_epi64(y, zero);
+        ML_CT_VBARRIER(same);
+        sa0 = select_same(same, sa0, a0);
+        sa1 = select_same(same, sa1, a1);
+        sb0 = select_same(same, sb0, b0);
+        sb1 = select_same(same, sb1, b1);
+        uint64_t differ = (uint32_t)~_mm256_movemask_epi8(same);
+        ml_ct_cmov_nz(differ, &lanes, differ);
+    }
+    /* Lanes saved from later pieces were equal in the first piece that
+     * differs: count them as equal. */
+    eq = eq_bits32(sa0, sb0) | eq_bits32(sa1, sb1) << 32;
+    le = le_bits32(sa0, sb0) | le_bits32(sa1, sb1) << 32;
+    return (int)ml_ct_sign_of_masks(~eq & (lanes | lanes << 32), le);
+}
