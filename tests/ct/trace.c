@@ -238,7 +238,7 @@ int main(int argc, char **argv)
     if (!ref || !cur)
         die("malloc");
     unsigned long total_steps = 0;
-    int control_flagged = 0, have_control = 0;
+    int have_control = 0;
 
     for (size_t t = 0; t < ntargets; t++) {
         const struct ct_target *tg = &targets[t];
@@ -298,7 +298,6 @@ int main(int argc, char **argv)
         if (tg->control) {
             if (!strcmp(tg->variant, "leaky_early_exit")) {
                 have_control = 1;
-                control_flagged = bad_groups > 0;
                 printf("control %s: traces differ in %lu of %lu groups (%s)\n", tg->variant,
                        bad_groups, groups, bad_groups ? "flagged, as it must be" : "NOT flagged");
                 if (bad_groups)
@@ -324,7 +323,6 @@ int main(int argc, char **argv)
         printf("FAIL trace: no early-exit control ran\n");
         ct_failed++;
     }
-    (void)control_flagged;
     waitpid(pid, &st, 0);
     printf("trace: %lu instructions single-stepped\n", total_steps);
     printf("%lu passed, %lu failed\n", ct_passed, ct_failed);
