@@ -1,0 +1,283 @@
+/*
+ * x86-64 building blocks for memcmp and bcmp, composed by the variants
+ * into a size ladder (in the spirit of LLVM libc's memory_utils):
+ *
+ *   - "ne" masks: bit i set where p[i] != q[i], for one vector (16, 32 or
+ *     64 bytes) or for a head/tail pair of vectors covering [0, n), where
+ *     the tail mask is shifted by its offset so that bit i still stands
+ *     for byte i (the overlap ORs equal bits, so nothing is lost);
+ *   - a masked 0..64-byte compare (AVX-512): the load mask comes from n,
+ *     so no byte outside [p, p+n) is touched, not even within the page;
+ *   - scalar compares of 0..16 bytes from overlapping little-endian words:
+ *     xor and a bit scan give the first differing byte and so the exact
+ *     difference memcmp returns (a big-endian movbe/bswap compare would
+ *     give only the sign, and the byte would still have to be found);
+ *   - "first of": pick the first vector with a difference by conditional
+ *     moves (cmov, in asm) rather than a chain of branches, since with a
+ *     random mismatch position that chain is mispredicted half the time.
+ *
+ * Every load stays inside [p, p+n).  memcmp returns the exact difference
+ * p[i] - q[i] of the first differing bytes (read as unsigned char), found
+ * from a mask by a bit scan and read back from memory.
+ *
+ * The file is included by variants built with different target flags;
+ * each group below exists only when its instructions are enabled.
+ */
+#ifndef MEMLANE_OPS_X86_CMP_H
+#define MEMLANE_OPS_X86_CMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <immintrin.h>
+
+#include "ops_scalar.h"
+
+#define ML_LIKELY(x) __builtin_expect(!!(x), 1)
+#define ML_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- results ---- */
+
+/* p[i] - q[i] as unsigned bytes: the memcmp result once i is known. */
+static inline int ml_diff_at(const unsigned char *p, const unsigned char *q,
+                             size_t i)
+{
+    return (int)p[i] - (int)q[i];
+}
+
+/* Bit index of the lowest set bit; m != 0. */
+static inline unsigned ml_ctz64(uint64_t m) { return (unsigned)__builtin_ctzll(m); }
+
+/* x != y, little-endian words: the difference of their first differing
+ * bytes (the lowest differing byte of the words). */
+static inline int ml_diff_le64(uint64_t x, uint64_t y)
+{
+    unsigned shift = ml_ctz64(x ^ y) & ~7u;
+    return (int)((x >> shift) & 0xff) - (int)((y >> shift) & 0xff);
+}
+
+/*
+ * (m, o) = (mk, ok) if mk != 0, without a branch.  Assembly because C
+ * cannot promise it: compilers turn such ternaries into branches when
+ * they like, and with a random mismatch position that branch is
+ * mispredicted about half the time.
+ */
+static inline void ml_take_if_nonzero(uint64_t *m, size_t *o, uint64_t mk, size_t ok)
+{
+    __asm__("test %[mk], %[mk]\n\t"
+            "cmovnz %[mk], %[m]\n\t"
+            "cmovnz %[ok], %[o]"
+            : [m] "+r"(*m), [o] "+r"(*o)
+            : [mk] "r"(mk), [ok] "rm"(ok)
+            : "cc");
+}
+
+/*
+ * First difference among vectors whose masks mk cover the bytes from
+ * offset ok on, where each vector starts no later than the end of the
+ * ones before it (true of consecutive vectors and of an overlapping
+ * tail): the first vector with a nonzero mask holds the first difference,
+ * and its offset plus the mask's lowest set bit is that position.  Some
+ * mask is nonzero.
+ */
+static inline size_t ml_first_of2(uint64_t m0, size_t o0, uint64_t m1, size_t o1)
+{
+    ml_take_if_nonzero(&m1, &o1, m0, o0);
+    return o1 + ml_ctz64(m1);
+}
+
+static inline size_t ml_first_of4(uint64_t m0, size_t o0, uint64_t m1, size_t o1,
+                                  uint64_t m2, size_t o2, uint64_t m3, size_t o3)
+{
+    ml_take_if_nonzero(&m3, &o3, m2, o2);
+    ml_take_if_nonzero(&m3, &o3, m1, o1);
+    ml_take_if_nonzero(&m3, &o3, m0, o0);
+    return o3 + ml_ctz64(m3);
+}
+
+/* ---- 0..16 bytes, scalar, overlapping little-endian words ---- */
+
+/* memcmp of n <= 16 bytes: one or two word pairs (the second overlapping
+ * the first), the first differing pair picked without a branch. */
+static inline int ml_memcmp_upto16(const unsigned char *p, const unsigned char *q,
+                                   size_t n)
+{
+    if (n >= 8) {
+        uint64_t x0 = ml_load64le(p), y0 = ml_load64le(q);
+        uint64_t x1 = ml_load64le(p + n - 8), y1 = ml_load64le(q + n - 8);
+        if (((x0 ^ y0) | (x1 ^ y1)) == 0)
+            return 0;
+        /* The head pair if it differs, else the tail pair. */
+        uint64_t d = x1 ^ y1, x = x1;
+        ml_take_if_nonzero(&d, &x, x0 ^ y0, x0);
+        return ml_diff_le64(x, x ^ d);
+    }
+    if (n == 0)
+        return 0;
+    /* 1..7 bytes: head and tail pieces composed into one word (see
+     * ml_load_upto8le: the composition keeps the first difference first). */
+    uint64_t x = ml_load_upto8le(p, n), y = ml_load_upto8le(q, n);
+    return x == y ? 0 : ml_diff_le64(x, y);
+}
+
+/* bcmp of n <= 16 bytes: nonzero iff they differ. */
+static inline int ml_bcmp_upto16(const unsigned char *p, const unsigned char *q,
+                                 size_t n)
+{
+    if (n >= 8)
+        return ((ml_load64(p) ^ ml_load64(q)) |
+                (ml_load64(p + n - 8) ^ ml_load64(q + n - 8))) != 0;
+    if (n >= 4)
+        return ((ml_load32(p) ^ ml_load32(q)) |
+                (ml_load32(p + n - 4) ^ ml_load32(q + n - 4))) != 0;
+    if (n >= 2)
+        return ((ml_load16(p) ^ ml_load16(q)) |
+                (ml_load16(p + n - 2) ^ ml_load16(q + n - 2))) != 0;
+    return n ? p[0] != q[0] : 0;
+}
+
+/* ---- 16-byte vectors (SSE2) ---- */
+#if defined(__SSE2__)
+static inline __m128i ml_ld16(const unsigned char *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/* XOR of 16 bytes: zero bytes where equal. */
+static inline __m128i ml_xor16(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_xor_si128(ml_ld16(p), ml_ld16(q));
+}
+
+/* Mask of the nonzero bytes of v. */
+static inline uint32_t ml_nz16(__m128i v)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) ^ 0xffffu;
+}
+
+static inline uint32_t ml_ne16(const unsigned char *p, const unsigned char *q)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(ml_ld16(p), ml_ld16(q))) ^ 0xffffu;
+}
+
+/* 16 <= n <= 32: head and tail vector, bit i = byte i. */
+static inline uint32_t ml_ne16_head_tail(const unsigned char *p, const unsigned char *q,
+                                         size_t n)
+{
+    return ml_ne16(p, q) | ml_ne16(p + n - 16, q + n - 16) << (n - 16);
+}
+
+/* 32 bytes as one 32-bit mask. */
+static inline uint32_t ml_ne16x2(const unsigned char *p, const unsigned char *q)
+{
+    return ml_ne16(p, q) | ml_ne16(p + 16, q + 16) << 16;
+}
+
+/* 32 <= n <= 64: two 32-byte halves, bit i = byte i. */
+static inline uint64_t ml_ne16x2_head_tail(const unsigned char *p, const unsigned char *q,
+                                           size_t n)
+{
+    return ml_ne16x2(p, q) | (uint64_t)ml_ne16x2(p + n - 32, q + n - 32) << (n - 32);
+}
+
+/* Whether 16 <= n <= 32 bytes differ (bcmp). */
+static inline int ml_any16_head_tail(const unsigned char *p, const unsigned char *q,
+                                     size_t n)
+{
+    __m128i x = _mm_or_si128(ml_xor16(p, q), ml_xor16(p + n - 16, q + n - 16));
+    return ml_nz16(x) != 0;
+}
+#endif
+
+/* ---- 32-byte vectors (AVX2) ---- */
+#if defined(__AVX2__)
+static inline __m256i ml_ld32(const unsigned char *p)
+{
+    return _mm256_loadu_si256((const __m256i *)(const void *)p);
+}
+
+static inline __m256i ml_xor32(const unsigned char *p, const unsigned char *q)
+{
+    return _mm256_xor_si256(ml_ld32(p), ml_ld32(q));
+}
+
+static inline uint32_t ml_nz32(__m256i v)
+{
+    return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
+}
+
+static inline int ml_any32(__m256i v) { return !_mm256_testz_si256(v, v); }
+
+static inline uint32_t ml_ne32(const unsigned char *p, const unsigned char *q)
+{
+    return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(ml_ld32(p), ml_ld32(q)));
+}
+
+/* 32 <= n <= 64: head and tail vector, bit i = byte i. */
+static inline uint64_t ml_ne32_head_tail(const unsigned char *p, const unsigned char *q,
+                                         size_t n)
+{
+    return ml_ne32(p, q) | (uint64_t)ml_ne32(p + n - 32, q + n - 32) << (n - 32);
+}
+
+/* 64 bytes as one mask. */
+static inline uint64_t ml_ne32x2(const unsigned char *p, const unsigned char *q)
+{
+    return ml_ne32(p, q) | (uint64_t)ml_ne32(p + 32, q + 32) << 32;
+}
+#endif
+
+/* ---- 64-byte vectors (AVX-512 BW) ---- */
+#if defined(__AVX512BW__)
+static inline __m512i ml_ld64(const unsigned char *p) { return _mm512_loadu_si512(p); }
+
+static inline __m512i ml_xor64(const unsigned char *p, const unsigned char *q)
+{
+    return _mm512_xor_si512(ml_ld64(p), ml_ld64(q));
+}
+
+static inline uint64_t ml_nz64(__m512i v) { return _mm512_test_epi8_mask(v, v); }
+
+static inline uint64_t ml_ne64(const unsigned char *p, const unsigned char *q)
+{
+    return _mm512_cmpneq_epu8_mask(ml_ld64(p), ml_ld64(q));
+}
+
+/* 0 <= n <= 64 bytes in one masked compare: the mask from n keeps both
+ * loads inside the buffers (masked-off bytes are not accessed and cannot
+ * fault); masked-off lanes load as zero on both sides and compare equal. */
+static inline uint64_t ml_ne64_masked(const unsigned char *p, const unsigned char *q,
+                                      size_t n)
+{
+    __mmask64 k = _bzhi_u64(~(uint64_t)0, (unsigned)n);
+    return _mm512_cmpneq_epu8_mask(_mm512_maskz_loadu_epi8(k, p),
+                                   _mm512_maskz_loadu_epi8(k, q));
+}
+
+/* 32-byte vectors with EVEX encodings (AVX-512 VL), which can use
+ * ymm16-31: masks from vptestmb, ORs from vpternlog. */
+static inline uint32_t ml_nz32k(__m256i v) { return _mm256_test_epi8_mask(v, v); }
+
+static inline uint32_t ml_ne32k(const unsigned char *p, const unsigned char *q)
+{
+    return _mm256_cmpneq_epu8_mask(ml_ld32(p), ml_ld32(q));
+}
+
+/* 64 bytes as one mask, from two 32-byte compares. */
+static inline uint64_t ml_ne32x2k(const unsigned char *p, const unsigned char *q)
+{
+    return ml_ne32k(p, q) | (uint64_t)ml_ne32k(p + 32, q + 32) << 32;
+}
+
+static inline __m256i ml_or4_256(__m256i a, __m256i b, __m256i c, __m256i d)
+{
+    return _mm256_or_si256(_mm256_ternarylogic_epi64(a, b, c, 0xfe), d);
+}
+
+/* OR of four vectors (one vpternlog and one vpor). */
+static inline __m512i ml_or4_512(__m512i a, __m512i b, __m512i c, __m512i d)
+{
+    return _mm512_or_si512(_mm512_ternarylogic_epi64(a, b, c, 0xfe), d);
+}
+#endif
+
+#endif /* MEMLANE_OPS_X86_CMP_H */

@@ -1,0 +1,95 @@
+/*
+ * memcmp/bcmp lane positions beyond the main suite's 256 bytes: for
+ * lengths that run the loops and every kind of tail of each variant
+ * (16-, 32- and 64-byte vectors, four per iteration, tails of one, two or
+ * four vectors), a difference at every position, with byte pairs whose
+ * signed and unsigned orders disagree, in both argument orders, plus a
+ * later difference of the opposite sign that must not decide.  The
+ * pointers are offset against each other and against 64 bytes, since the
+ * loops align the first pointer and that moves which lane a byte lands in.
+ * a ends flush against a guard page.
+ *
+ *   memlane-test-lanes [function ...]   (default: memcmp bcmp)
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+static const size_t lengths[] = {
+    257, 300, 319, 320, 321, 383, 384, 385, 449, 511, 512, 513, 577, 640, 700, 1000, 1031,
+};
+static const size_t shifts[][2] = {{0, 0}, {0, 1}, {1, 0}, {5, 17}, {31, 32}, {63, 33}};
+static const unsigned char pairs[][2] = {{0x00, 0xff}, {0x7f, 0x80}, {0x01, 0xfe}};
+
+static void check(const struct impl *im, const unsigned char *a, const unsigned char *b,
+                  size_t n, size_t pos)
+{
+    int want = ref_memcmp(a, b, n);
+    cur_n = n, cur_align_a = (uintptr_t)a % 64, cur_align_b = (uintptr_t)b % 64;
+    int got = im->fn.cmp(a, b, n);
+    if (!cmp_result_ok(im->function, got, want))
+        fail("n=%zu align a=%zu b=%zu diff pos=%zu: got %d, memcmp is %d", n,
+             (size_t)((uintptr_t)a % 64), (size_t)((uintptr_t)b % 64), pos, got, want);
+}
+
+static void lanes(const struct impl *im)
+{
+    case_begin("lanes", im);
+    for (size_t s = 0; s < sizeof shifts / sizeof shifts[0]; s++)
+        for (size_t k = 0; k < sizeof lengths / sizeof lengths[0] && !case_failed(); k++) {
+            size_t n = lengths[k];
+            unsigned char *a = at_end(&g_a, n + shifts[s][0]);
+            unsigned char *b = g_b.lo + 64 + shifts[s][1];
+            rnd_fill(a, n);
+            memcpy(b, a, n);
+            check(im, a, b, n, (size_t)-1);
+            for (size_t pos = 0; pos < n; pos++) {
+                unsigned char ka = a[pos], kb = b[pos];
+                for (size_t v = 0; v < sizeof pairs / sizeof pairs[0]; v++)
+                    for (int swap = 0; swap < 2; swap++) {
+                        a[pos] = pairs[v][swap];
+                        b[pos] = pairs[v][!swap];
+                        check(im, a, b, n, pos);
+                        check(im, b, a, n, pos);
+                        if (pos + 1 < n) {
+                            size_t pos2 = pos + 1 + (size_t)(rnd() % (n - pos - 1));
+                            unsigned char ka2 = a[pos2], kb2 = b[pos2];
+                            a[pos2] = pairs[v][!swap];
+                            b[pos2] = pairs[v][swap];
+                            check(im, a, b, n, pos);
+                            a[pos2] = ka2;
+                            b[pos2] = kb2;
+                        }
+                    }
+                a[pos] = ka;
+                b[pos] = kb;
+            }
+        }
+    case_end();
+}
+
+int main(int argc, char **argv)
+{
+    if (guarded_init(&g_a, 8192) || guarded_init(&g_b, 8192)) {
+        perror("mmap");
+        return 2;
+    }
+    install_fault_handler();
+    struct impl impls[64];
+    size_t nimpls = impls_all(impls, 64);
+    for (size_t i = 0; i < nimpls; i++) {
+        int wanted = 0;
+        if (argc > 1) {
+            for (int k = 1; k < argc; k++)
+                wanted |= !strcmp(argv[k], impls[i].function);
+        } else {
+            wanted = !strcmp(impls[i].function, "memcmp") || !strcmp(impls[i].function, "bcmp");
+        }
+        if (!wanted || impls[i].kind != ML_KIND_CMP)
+            continue;
+        lanes(&impls[i]);
+    }
+    printf("lanes: %lu passed, %lu failed\n", cases_passed, cases_failed);
+    return cases_failed ? 1 : 0;
+}
