@@ -20,7 +20,7 @@ enum { DIST_BUFFER = 128 * 1024 };
 
 struct options {
     int tables;                 /* bit 0: table 1, bit 1: table 2 */
-    int calibrate, quick, quiet, list, unit_ns;
+    int calibrate, quick, quiet, list, unit_ns, isolate;
     int funcs_given, funcs[BF_COUNT];
     char **impls;               /* --impls names, NULL: defaults */
     size_t nimpls;
@@ -72,6 +72,18 @@ struct context {
 };
 
 extern struct context ctx;
+
+/* batch.c: k calls from *cursor on the cyclic call list, between the
+ * ordered TSC reads; returns the raw ticks.  `site` selects the copy of
+ * the loop (one per implementation, bench_impl.site). */
+enum { BATCH_SITES = BF_COUNT * BENCH_MAX_IMPLS };
+struct bench_call {
+    uint32_t off, len;
+};
+uint64_t batch_run(unsigned site, void *fn, int is_set, unsigned char *a_base,
+                   unsigned char *b_base, const struct bench_call *call,
+                   size_t count, unsigned long k, size_t *cursor,
+                   uintptr_t *acc);
 
 /* run.c */
 uint64_t rnd64(void);

@@ -40,7 +40,9 @@ static struct bench_impl *add(enum bench_func f, const char *name,
                 fn->name);
         return NULL;
     }
-    struct bench_impl *im = &fn->impls[fn->nimpls++];
+    struct bench_impl *im = &fn->impls[fn->nimpls];
+    im->site = (unsigned)f * BENCH_MAX_IMPLS + fn->nimpls;
+    fn->nimpls++;
     snprintf(im->name, sizeof im->name, "%s", name);
     im->what = what;
     im->in_default = in_default;

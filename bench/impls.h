@@ -30,6 +30,7 @@ struct bench_impl {
     int in_default;             /* part of the default set of columns */
     size_t size_multiple;       /* n must be a multiple of this (0: any) */
     size_t dst_align;           /* dst/a must be aligned so (0: any) */
+    unsigned site;              /* its own copy of the timed loop */
 };
 
 enum { BENCH_MAX_IMPLS = 24 };

@@ -66,6 +66,10 @@ static void usage(FILE *out)
 "                         (default 5, --quick 2); a batch of random sizes or\n"
 "                         differences is at most one pass over its calls\n"
 "      --cpu=N            pin to CPU N\n"
+"      --isolate          measure each implementation in a process of its\n"
+"                         own, one after the other (no interleaving): in\n"
+"                         one process the first one measured in a row can\n"
+"                         read faster at small sizes\n"
 "      --quick            fewer runs and shorter batches (under 30 s)\n"
 "      --format=FMT       table (default), gobench (Go benchmark lines for\n"
 "                         benchstat), csv (one summary line per cell)\n"
@@ -242,7 +246,7 @@ static char **split(const char *arg, size_t *count)
 enum {
     OPT_DATA = 256, OPT_FOOTPRINT, OPT_ALIGN, OPT_BATCH, OPT_CPU, OPT_QUICK,
     OPT_FORMAT, OPT_UNIT, OPT_COLUMNS, OPT_CALIBRATE, OPT_PLOT_DIR,
-    OPT_PLOT_TAG, OPT_SEED, OPT_LIST
+    OPT_PLOT_TAG, OPT_SEED, OPT_LIST, OPT_ISOLATE
 };
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -271,6 +275,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"plot-tag", required_argument, 0, OPT_PLOT_TAG},
         {"seed", required_argument, 0, OPT_SEED},
         {"list", no_argument, 0, OPT_LIST},
+        {"isolate", no_argument, 0, OPT_ISOLATE},
         {0, 0, 0, 0},
     };
     int runs_given = 0, batch_given = 0;
@@ -453,6 +458,9 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_LIST:
             o->list = 1;
+            break;
+        case OPT_ISOLATE:
+            o->isolate = 1;
             break;
         case ':':
             bad("option '%s' needs a value", argv[optind - 1]);

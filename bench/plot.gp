@@ -12,6 +12,9 @@ file_exists(f) = int(system("[ -f '" . f . "' ] && echo 1 || echo 0"))
 ncols(f) = int(system("head -1 '" . f . "' | wc -w"))
 
 functions = "memset memcmp bcmp timingsafe_bcmp timingsafe_memcmp"
+colour(i) = (i - 2) % 8 + 1
+dash(i) = (i - 2) / 8 + 1
+mark(i) = ((i - 2) / 8 == 0) ? 7 : 6
 set style line 1 lw 2
 
 do for [fmt in "png svg"] {
@@ -27,17 +30,19 @@ do for [fmt in "png svg"] {
         name = f[8:strlen(f) - 4]
         set output sprintf("cycles-%s.%s", name, fmt)
         set title sprintf("%s: TSC cycles per call by size (median; empty measurement subtracted)", name)
-        set xlabel "size (bytes, log scale; size 0 not shown)"
+        set xlabel "size in bytes (Ki = 1024, Mi = 1024^2; log scale; size 0 not shown)"
         set ylabel "TSC cycles per call (log scale)"
         set logscale x 2
         set logscale y 10
-        set format x "%.0b%BB"
+        set format x "%.0b%B"
         set format y "%.0s%c"
         set grid xtics ytics
         set key outside right top
         set xrange [*:*]
         n = ncols(f)
-        plot for [i=2:n] f using ($1 > 0 ? $1 : NaN):i with linespoints pt 7 ps 0.5 title columnheader(i)
+        # Past the 8 default colours, lines are dashed and marked alike,
+        # so that no two implementations look the same.
+        plot for [i=2:n] f using ($1 > 0 ? $1 : NaN):i with linespoints lc colour(i) dt dash(i) pt mark(i) ps 0.6 title columnheader(i)
         unset logscale
         set format x "%g"
         set format y "%g"

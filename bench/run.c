@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct context ctx;
@@ -85,8 +86,11 @@ void progress_done(void)
 
 void *bench_alloc(size_t bytes)
 {
+    /* Shared under --isolate, so the children write the parent's pages
+     * instead of copying them on the first write (inside a timing). */
     void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                   (ctx.opt.isolate ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS,
+                   -1, 0);
     if (p == MAP_FAILED) {
         fprintf(stderr,
                 "memlane-bench: cannot allocate a %zu-byte buffer: %s "
@@ -183,29 +187,30 @@ void warm_up_cpu(double seconds)
 
 /* ---- the timed batch ---- */
 
-/* The calls of a batch: call i is on a_base + off[i] (and b_base +
- * off[i]) with length len[i]; a batch walks the list cyclically.  cum[i]
- * is the sum of len[0..i), so a batch knows how many bytes it covered. */
+/* The calls of a batch: call i is on a_base + call[i].off (and b_base +
+ * call[i].off) with length call[i].len; a batch walks the list
+ * cyclically.  cum[i] is the sum of the lengths of calls 0..i-1, so a
+ * batch knows how many bytes it covered. */
 struct call_list {
     unsigned char *a_base, *b_base;
-    uint32_t *off, *len;
+    struct bench_call *call;
     uint64_t *cum;
+    unsigned char *a_map, *b_map;   /* the buffers, map_len bytes each */
+    size_t map_len;
     size_t count;
 };
 
 static void call_list_alloc(struct call_list *cl, size_t cap)
 {
-    cl->off = malloc(cap * sizeof *cl->off);
-    cl->len = malloc(cap * sizeof *cl->len);
+    cl->call = malloc(cap * sizeof *cl->call);
     cl->cum = malloc((cap + 1) * sizeof *cl->cum);
-    if (!cl->off || !cl->len || !cl->cum)
+    if (!cl->call || !cl->cum)
         abort();
 }
 
 static void call_list_free(struct call_list *cl)
 {
-    free(cl->off);
-    free(cl->len);
+    free(cl->call);
     free(cl->cum);
 }
 
@@ -213,7 +218,7 @@ static void call_list_sum(struct call_list *cl)
 {
     cl->cum[0] = 0;
     for (size_t i = 0; i < cl->count; i++)
-        cl->cum[i + 1] = cl->cum[i] + cl->len[i];
+        cl->cum[i + 1] = cl->cum[i] + cl->call[i].len;
 }
 
 /* Bytes covered by k calls from call j. */
@@ -226,43 +231,20 @@ static double batch_bytes(const struct call_list *cl, size_t j, unsigned long k)
     return laps + (double)(cl->cum[m] - cl->cum[j] + cl->cum[end - m]);
 }
 
-/* Ticks of k calls walking the list cyclically from *cursor. */
+/* Ticks of k calls walking the list cyclically from *cursor, less the
+ * empty measurement. */
 static double time_batch(const struct bench_function *f,
                          const struct bench_impl *im,
                          const struct call_list *cl, unsigned long k,
                          size_t *cursor)
 {
-    unsigned char *const ba = cl->a_base, *const bb = cl->b_base;
-    const uint32_t *off = cl->off, *len = cl->len;
-    size_t j = *cursor, m = cl->count;
-    uintptr_t acc = 0;
-    uint64_t t0, t1;
-
-    if (f->kind == ML_KIND_SET) {
-        /* A volatile read: the compiler cannot know the callee. */
-        ml_set_fn volatile vfn = im->fn.set;
-        ml_set_fn fn = vfn;
-        t0 = tsc_start();
-        for (unsigned long i = 0; i < k; i++) {
-            acc += (uintptr_t)fn(ba + off[j], 0, len[j]);
-            if (++j == m)
-                j = 0;
-        }
-        t1 = tsc_stop();
-    } else {
-        ml_cmp_fn volatile vfn = im->fn.cmp;
-        ml_cmp_fn fn = vfn;
-        t0 = tsc_start();
-        for (unsigned long i = 0; i < k; i++) {
-            acc += (uintptr_t)fn(ba + off[j], bb + off[j], len[j]);
-            if (++j == m)
-                j = 0;
-        }
-        t1 = tsc_stop();
-    }
+    uintptr_t acc;
+    int is_set = f->kind == ML_KIND_SET;
+    void *fn = is_set ? (void *)im->fn.set : (void *)im->fn.cmp;
+    uint64_t ticks = batch_run(im->site, fn, is_set, cl->a_base, cl->b_base,
+                               cl->call, cl->count, k, cursor, &acc);
     sink += acc;
-    *cursor = j;
-    double t = (double)(t1 - t0) - ctx.timer.overhead;
+    double t = (double)ticks - ctx.timer.overhead;
     return t > 0 ? t : 0;
 }
 
@@ -324,8 +306,9 @@ static double sample(const struct bench_function *f,
  * at most one pass over the list.  Every sample is
  * preceded by an untimed batch of the same implementation.  Table 1 samples
  * are ticks per call, table 2 samples ticks per DIST_BUFFER bytes. */
-static void measure_row(struct result *r, unsigned row, struct call_list *cl,
-                        size_t (*prepare)(void *, size_t, size_t), void *arg)
+static void measure_cells(struct result *r, unsigned row, struct call_list *cl,
+                          size_t (*prepare)(void *, size_t, size_t), void *arg,
+                          int only)
 {
     unsigned nc = r->ncols, runs = ctx.opt.runs;
     struct cell *cells = &r->cells[row * nc];
@@ -333,6 +316,8 @@ static void measure_row(struct result *r, unsigned row, struct call_list *cl,
     double calls_per_pass = 0;
 
     for (unsigned c = 0; c < nc; c++) {
+        if (only >= 0 && (int)c != only)
+            continue;
         /* Each implementation walks its own part of the list: with a
          * large footprint, one must not find the lines the one before it
          * just brought into the cache. */
@@ -351,7 +336,7 @@ static void measure_row(struct result *r, unsigned row, struct call_list *cl,
     for (unsigned run = 0; run < runs; run++) {
         for (unsigned t = 0; t < nc; t++) {
             unsigned c = (t + run) % nc;
-            if (!cells[c].supported)
+            if (!cells[c].supported || (only >= 0 && (int)c != only))
                 continue;
             unsigned long k = cells[c].calls;
             /* An untimed batch first: the caches and predictors then hold
@@ -401,15 +386,16 @@ struct cmp_data {
                                    may have a difference */
 };
 
-static void undo_mismatches(struct cmp_data *d)
+static void undo_mismatches(void *arg)
 {
+    struct cmp_data *d = arg;
     struct call_list *cl = d->cl;
     if (!cl->b_base)
         return;
     for (size_t j = 0; j < d->placed; j++) {
         size_t i = (d->first + j) % cl->count;
         if (d->pos[i] != UINT32_MAX) {
-            size_t at = cl->off[i] + d->pos[i];
+            size_t at = cl->call[i].off + d->pos[i];
             cl->b_base[at] = cl->a_base[at];
             d->pos[i] = UINT32_MAX;
         }
@@ -429,13 +415,111 @@ static void place_mismatches(struct cmp_data *d, size_t first, size_t calls)
     d->placed = calls;
     for (size_t j = 0; j < calls; j++) {
         size_t i = (first + j) % cl->count;
-        if (cl->len[i] == 0)
+        if (cl->call[i].len == 0)
             continue;
-        uint32_t p = (uint32_t)rnd_below(cl->len[i]);
-        size_t at = cl->off[i] + p;
+        uint32_t p = (uint32_t)rnd_below(cl->call[i].len);
+        size_t at = cl->call[i].off + p;
         cl->b_base[at] = (unsigned char)(cl->a_base[at] ^ (1 + rnd_below(255)));
         d->pos[i] = p;
     }
+}
+
+/* Reads or writes all of a pipe transfer. */
+static int pipe_io(int fd, void *buf, size_t len, int writing)
+{
+    char *p = buf;
+    while (len) {
+        ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* --isolate: each implementation measured alone in a child process.  In
+ * one process, the first implementation measured in a row read up to 2
+ * TSC cycles per call faster at small sizes than the same code measured
+ * after another one, whatever the batch length (cause not found; see
+ * bench/batch.c), so small differences between columns of one process
+ * can be an artefact of their order. */
+static void measure_isolated(struct result *r, unsigned row,
+                             struct call_list *cl,
+                             size_t (*prepare)(void *, size_t, size_t),
+                             void *arg)
+{
+    unsigned nc = r->ncols, runs = ctx.opt.runs;
+    struct cell *cells = &r->cells[row * nc];
+    for (unsigned c = 0; c < nc; c++) {
+        cells[c].n = 0;
+        cells[c].v = calloc(runs, sizeof(double));
+        if (!cells[c].v)
+            abort();
+        if (!cells[c].supported)
+            continue;
+        int fd[2];
+        if (pipe(fd)) {
+            perror("memlane-bench: pipe");
+            exit(1);
+        }
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("memlane-bench: fork");
+            exit(1);
+        }
+        if (pid == 0) {
+            close(fd[0]);
+            rnd_seed(ctx.opt.seed * 1000003u + row * 131u + c + 1);
+            /* fork does not copy the page tables of shared mappings:
+             * fault every page in now, writable, not inside a timing. */
+            for (size_t i = 0; i < cl->map_len; i += 4096) {
+                volatile unsigned char *pa = cl->a_map + i;
+                *pa = *pa;
+                if (cl->b_map) {
+                    volatile unsigned char *pb = cl->b_map + i;
+                    *pb = *pb;
+                }
+            }
+            free(cells[c].v);
+            measure_cells(r, row, cl, prepare, arg, (int)c);
+            /* The buffers are shared: take the differences out again. */
+            undo_mismatches(arg);
+            struct cell *x = &cells[c];
+            int bad = pipe_io(fd[1], &x->n, sizeof x->n, 1) ||
+                      pipe_io(fd[1], &x->calls, sizeof x->calls, 1) ||
+                      pipe_io(fd[1], &x->iters, sizeof x->iters, 1) ||
+                      pipe_io(fd[1], x->v, x->n * sizeof *x->v, 1);
+            _exit(bad ? 1 : 0);
+        }
+        close(fd[1]);
+        struct cell *x = &cells[c];
+        int status = 0;
+        int bad = pipe_io(fd[0], &x->n, sizeof x->n, 0) ||
+                  pipe_io(fd[0], &x->calls, sizeof x->calls, 0) ||
+                  pipe_io(fd[0], &x->iters, sizeof x->iters, 0) ||
+                  x->n > runs || pipe_io(fd[0], x->v, x->n * sizeof *x->v, 0);
+        close(fd[0]);
+        waitpid(pid, &status, 0);
+        if (bad || !WIFEXITED(status) || WEXITSTATUS(status)) {
+            fprintf(stderr, "memlane-bench: the child measuring %s failed\n",
+                    r->f->impls[r->cols[c]].name);
+            exit(1);
+        }
+    }
+}
+
+static void measure_row(struct result *r, unsigned row, struct call_list *cl,
+                        size_t (*prepare)(void *, size_t, size_t), void *arg)
+{
+    if (ctx.opt.isolate)
+        measure_isolated(r, row, cl, prepare, arg);
+    else
+        measure_cells(r, row, cl, prepare, arg, -1);
 }
 
 static void fill_random(unsigned char *p, size_t n)
@@ -447,6 +531,17 @@ static void fill_random(unsigned char *p, size_t n)
     }
     for (; i < n; i++)
         p[i] = (unsigned char)rnd64();
+}
+
+/* Random bytes in a, and b the same bytes as seen from the call bases:
+ * b_base[x] == a_base[x] for every x, so inputs are equal at any
+ * --align=A,B (the bases are a + A and b + B). */
+static void fill_equal_pair(unsigned char *a, unsigned char *b, size_t need)
+{
+    size_t shift = ctx.opt.align_a > ctx.opt.align_b ? ctx.opt.align_a
+                                                     : ctx.opt.align_b;
+    fill_random(a, need);
+    memcpy(b + ctx.opt.align_b, a + ctx.opt.align_a, need - shift);
 }
 
 /* ---- table 1: fixed sizes ---- */
@@ -514,16 +609,18 @@ void measure_table1(struct result *r)
     unsigned char *a = bench_alloc(need);
     unsigned char *b = cmp ? bench_alloc(need) : NULL;
     struct call_list cl = {.a_base = a + ctx.opt.align_a,
-                           .b_base = cmp ? b + ctx.opt.align_b : NULL};
-    call_list_alloc(&cl, max_slots);
+                           .b_base = cmp ? b + ctx.opt.align_b : NULL,
+                           .a_map = a, .b_map = b, .map_len = need};
+    /* Few slots are repeated in the list up to this many calls, so the
+     * timed loop runs long stretches (see bench/batch.c). */
+    const size_t min_list = 1024;
+    call_list_alloc(&cl, max_slots > min_list ? max_slots : min_list);
     size_t *order = malloc(max_slots * sizeof *order);
     uint32_t *pos = malloc(max_slots * sizeof *pos);
     if (!order || !pos)
         abort();
-    if (cmp) {
-        fill_random(a, need);
-        memcpy(b, a, need);
-    }
+    if (cmp)
+        fill_equal_pair(a, b, need);
 
     for (unsigned row = 0; row < r->nrows; row++) {
         size_t n = r->sizes[row], stride, slots;
@@ -539,11 +636,17 @@ void measure_table1(struct result *r)
             order[j] = t;
         }
         for (size_t i = 0; i < slots; i++) {
-            cl.off[i] = (uint32_t)(order[i] * stride);
-            cl.len[i] = (uint32_t)n;
+            cl.call[i].off = (uint32_t)(order[i] * stride);
+            cl.call[i].len = (uint32_t)n;
             pos[i] = UINT32_MAX;
         }
         cl.count = slots;
+        int mismatch = cmp && r->data == DATA_MISMATCH;
+        if (!mismatch && slots < min_list) {
+            for (size_t i = slots; i < min_list; i++)
+                cl.call[i] = cl.call[i % slots];
+            cl.count = min_list;
+        }
         call_list_sum(&cl);
 
         for (unsigned c = 0; c < r->ncols; c++)
@@ -558,7 +661,7 @@ void measure_table1(struct result *r)
          * walk revisits slots soon enough for the predictor to learn
          * them; with more slots they stay put, since drawing them reads
          * and writes the very lines the sample would then find cached. */
-        int redraw = cmp && r->data == DATA_MISMATCH && slots < 4096;
+        int redraw = mismatch && slots < 4096;
         measure_row(r, row, &cl, redraw ? fixed_prepare : NULL, &d);
         undo_mismatches(&d);
     }
@@ -609,8 +712,8 @@ static size_t dist_prepare(void *arg, size_t cursor, size_t calls)
         size_t len = draw_length(d->dist);
         if (len > DIST_BUFFER - off)
             len = DIST_BUFFER - off;
-        cl->off[k] = (uint32_t)off;
-        cl->len[k] = (uint32_t)len;
+        cl->call[k].off = (uint32_t)off;
+        cl->call[k].len = (uint32_t)len;
         d->pos[k] = UINT32_MAX;
         off += len;
         k++;
@@ -628,15 +731,14 @@ void measure_table2(struct result *r)
     size_t need = DIST_BUFFER + 8192;
     unsigned char *a = bench_alloc(need);
     unsigned char *b = cmp ? bench_alloc(need) : NULL;
-    if (cmp) {
-        fill_random(a, need);
-        memcpy(b, a, need);
-    }
+    if (cmp)
+        fill_equal_pair(a, b, need);
     /* A zero-length call still takes a list entry: at most one per byte
      * plus the zero-length ones, bounded generously. */
     size_t cap = 4 * DIST_BUFFER;
     struct call_list cl = {.a_base = a + ctx.opt.align_a,
-                           .b_base = cmp ? b + ctx.opt.align_b : NULL};
+                           .b_base = cmp ? b + ctx.opt.align_b : NULL,
+                           .a_map = a, .b_map = b, .map_len = need};
     call_list_alloc(&cl, cap);
     uint32_t *pos = malloc(cap * sizeof *pos);
     if (!pos)

@@ -72,6 +72,9 @@ run ratio -q --tables=1 -f ts_memcmp --sizes=64,4K --unit=ratio --base=libc-memc
 has '^timingsafe_memcmp: time per call relative to libc-memcmp by size'
 if awk '$1 == "4K" { for (i = 2; i <= NF; i++) if ($i == "1.000") f = 1 } END { exit !f }' "$tmp/out"; then ok; else
     no "ratio: the base column is not 1.000"; fi
+run isolate -q --tables=1,2 -f memcmp --data=mismatch --sizes=0,64 -d Short --runs=2 --isolate --impls=libc,memlane
+has '^MemcmpShortMismatch '
+has '^ +64 +[0-9.]+ +[0-9.]+$'
 run base-fallback -q --tables=2 -f memcmp,ts_bcmp -d Long --base=libc --runs=2
 has '^memcmp, equal inputs: base libc;'
 has '^timingsafe_bcmp, equal inputs: base bytewise-ct;'

@@ -11,7 +11,7 @@ $(BUILD)/obj/src/memcmp/avx512.o $(BUILD)/obj/src/bcmp/avx512.o: LIB_CFLAGS += $
 endif
 $(BUILD)/obj/src/memcmp/avx512.o $(BUILD)/obj/src/bcmp/avx512.o: mk/memcmp.mk
 
-# Lane positions beyond 256 bytes for every memcmp/bcmp variant
+# Lane positions beyond 256 bytes for every comparison variant
 # (tests/memcmp/lanes.c), a separate binary run by `make test`.
 LANES_BIN := $(BUILD)/memlane-test-lanes
 $(LANES_BIN): tests/memcmp/lanes.c tests/harness.c $(wildcard tests/*.h) $(BUILD)/libmemlane.a

@@ -12,6 +12,9 @@
  *   MLS_STORENT(p, v)    aligned non-temporal store of one vector
  *   MLS_MASKED, MLS_STORE_MASKED(p, mask, v)   optionally (AVX-512 only):
  *                        byte-masked store of one vector
+ *   MLS_SPLAT(c)         the byte c broadcast to a vector
+ *   MLS_LOOP             the block for sizes below the tunables
+ *                        (mls_loop_and_tail or mls_masked_loop)
  * and gets, all static inline, with v the byte broadcast once:
  *   mls_head_tail(d, n, v)      1 vector at each end,  W <= n <= 2W
  *   mls_head_tail2(d, n, v)     2 vectors at each end, 2W <= n <= 4W
@@ -26,6 +29,8 @@
  *   mls_masked_loop(d, n, v)    (if MLS_MASKED) all stores aligned,
  *                               masked first and last lines; n > 64
  *   mls_rep_stosb(d, c, n)      rep stosb
+ *   mls_set_large(d, c, n)      out of line: non-temporal, rep stosb or
+ *                               MLS_LOOP by the tunables
  * Level-independent blocks come first: ml_set_upto64_sse covers n <= 64.
  */
 #ifndef MEMLANE_OPS_X86_STORE_H
@@ -37,6 +42,7 @@
 #include <emmintrin.h>
 
 #include "ops_scalar.h"
+#include "tunables.h"
 
 /*
  * 0 <= n <= 64 without AVX-512 masks, in three classes (0-3, 4-15,
@@ -245,6 +251,27 @@ MLS_INLINE void mls_masked_loop(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STORE_MASKED(last, _bzhi_u64(~0ull, (unsigned)(((uintptr_t)e - 1) & 63) + 1), v);
 }
 #endif
+
+/*
+ * The rare path at or above ml_memset_special(): non-temporal stores or
+ * rep stosb past their tunables, else the variant's own loop (MLS_LOOP).
+ * Out of line, and taking the byte rather than the vector: a vector
+ * argument would make the caller realign its stack and keep a frame on
+ * every path, small sizes included.  Needs MLS_SPLAT(c) and MLS_LOOP.
+ */
+static __attribute__((noinline)) void *mls_set_large(unsigned char *d, int c,
+                                                     size_t n)
+{
+    const struct ml_memset_tunables *t = ml_memset_tunables();
+    MLS_VEC v = MLS_SPLAT(c);
+    if (n >= t->nt)
+        mls_loop_nt(d, n, v);
+    else if (n >= t->rep_stosb)
+        mls_rep_stosb(d, c, n);
+    else
+        MLS_LOOP(d, n, v);
+    return d;
+}
 
 #undef MLS_INLINE
 #endif /* MLS_VEC */

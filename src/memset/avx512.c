@@ -26,26 +26,11 @@
 #define MLS_STORENT(p, v) _mm512_stream_si512((void *)(p), (v))
 #define MLS_MASKED 1
 #define MLS_STORE_MASKED(p, m, v) _mm512_mask_storeu_epi8((void *)(p), (m), (v))
+#define MLS_SPLAT(c) _mm512_set1_epi8((char)(c))
+#define MLS_LOOP mls_masked_loop
 #include "ops_x86_store.h"
 
 #define ML_PAGE 4096
-
-/* Out of line, and taking the byte rather than the vector: a vector
- * argument would make the caller realign its stack and keep a frame on
- * every path, small sizes included. */
-static __attribute__((noinline)) void *set_large(unsigned char *d, int c,
-                                                 size_t n)
-{
-    const struct ml_memset_tunables *t = ml_memset_tunables();
-    __m512i v = _mm512_set1_epi8((char)c);
-    if (n >= t->nt)
-        mls_loop_nt(d, n, v);
-    else if (n >= t->rep_stosb)
-        mls_rep_stosb(d, c, n);
-    else
-        mls_masked_loop(d, n, v);
-    return d;
-}
 
 static __attribute__((noinline)) void *set_page_end(unsigned char *d, int c,
                                                     size_t n)
@@ -67,7 +52,7 @@ static __attribute__((noinline, aligned(64))) void *set_above128(unsigned char *
         return d;
     }
     if (__builtin_expect(n >= ml_memset_special(), 0))
-        return set_large(d, c, n);
+        return mls_set_large(d, c, n);
     mls_masked_loop(d, n, v);
     return d;
 }

@@ -18,24 +18,9 @@
 #define MLS_STOREU(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
 #define MLS_STOREA(p, v) _mm_store_si128((__m128i *)(void *)(p), (v))
 #define MLS_STORENT(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
+#define MLS_SPLAT(c) _mm_set1_epi8((char)(c))
+#define MLS_LOOP mls_loop_and_tail
 #include "ops_x86_store.h"
-
-/* Out of line, and taking the byte rather than the vector: a vector
- * argument would make the caller realign its stack and keep a frame on
- * every path, small sizes included. */
-static __attribute__((noinline)) void *set_large(unsigned char *d, int c,
-                                                 size_t n)
-{
-    const struct ml_memset_tunables *t = ml_memset_tunables();
-    __m128i v = _mm_set1_epi8((char)c);
-    if (n >= t->nt)
-        mls_loop_nt(d, n, v);
-    else if (n >= t->rep_stosb)
-        mls_rep_stosb(d, c, n);
-    else
-        mls_loop_and_tail(d, n, v);
-    return d;
-}
 
 void *memlane_memset_sse2(void *dst, int c, size_t n)
 {
@@ -51,7 +36,7 @@ void *memlane_memset_sse2(void *dst, int c, size_t n)
         return dst;
     }
     if (__builtin_expect(n >= ml_memset_special(), 0))
-        return set_large(d, c, n);
+        return mls_set_large(d, c, n);
     else
         mls_loop_and_tail(d, n, v);
     return dst;
