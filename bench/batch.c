@@ -22,24 +22,21 @@ struct batch_args {
     const struct bench_call *call;
     size_t count;
     unsigned long k;
-    size_t cursor;              /* in: first call; out: the next one */
-    uintptr_t acc;              /* out: results, folded */
+    size_t cursor; /* in: first call; out: the next one */
+    uintptr_t acc; /* out: results, folded */
 };
 
-typedef uintptr_t (*set_stretch_fn)(ml_set_fn, unsigned char *,
-                                    const struct bench_call *,
+typedef uintptr_t (*set_stretch_fn)(ml_set_fn, unsigned char *, const struct bench_call *,
                                     const struct bench_call *);
-typedef uintptr_t (*cmp_stretch_fn)(ml_cmp_fn, unsigned char *,
-                                    unsigned char *, const struct bench_call *,
-                                    const struct bench_call *);
+typedef uintptr_t (*cmp_stretch_fn)(ml_cmp_fn, unsigned char *, unsigned char *,
+                                    const struct bench_call *, const struct bench_call *);
 
 /* The list is walked in contiguous stretches, each by a function of its
  * own whose only live values (callee, bases, call pointer, end, sum) fit
  * in callee-saved registers: the callee is never reloaded from the stack
  * and there is no wrap-around test per call. */
 static inline __attribute__((always_inline)) uint64_t
-batch_body(struct batch_args *b, set_stretch_fn set_stretch,
-           cmp_stretch_fn cmp_stretch)
+batch_body(struct batch_args *b, set_stretch_fn set_stretch, cmp_stretch_fn cmp_stretch)
 {
     const struct bench_call *const first = b->call, *const last = first + b->count;
     const struct bench_call *p = first + b->cursor;
@@ -67,34 +64,39 @@ batch_body(struct batch_args *b, set_stretch_fn set_stretch,
     return t1 - t0;
 }
 
-#define BATCH_COPY(n)                                                       \
-    static __attribute__((noinline, aligned(64))) uintptr_t set_##n(       \
-        ml_set_fn fn, unsigned char *ba, const struct bench_call *p,        \
-        const struct bench_call *stop)                                      \
-    {                                                                       \
-        uintptr_t acc = 0;                                                  \
-        for (; p != stop; p++)                                              \
-            acc += (uintptr_t)fn(ba + p->off, 0, p->len);                   \
-        return acc;                                                         \
-    }                                                                       \
-    static __attribute__((noinline, aligned(64))) uintptr_t cmp_##n(       \
-        ml_cmp_fn fn, unsigned char *ba, unsigned char *bb,                 \
-        const struct bench_call *p, const struct bench_call *stop)          \
-    {                                                                       \
-        uintptr_t acc = 0;                                                  \
-        for (; p != stop; p++)                                              \
-            acc += (uintptr_t)fn(ba + p->off, bb + p->off, p->len);         \
-        return acc;                                                         \
-    }                                                                       \
-    static __attribute__((noinline, aligned(64))) uint64_t batch_##n(      \
-        struct batch_args *b)                                               \
-    {                                                                       \
-        return batch_body(b, set_##n, cmp_##n);                             \
+#define BATCH_COPY(n) \
+    static __attribute__((noinline, aligned(64))) \
+    uintptr_t set_##n(ml_set_fn fn, unsigned char *ba, const struct bench_call *p, \
+                      const struct bench_call *stop) \
+    { \
+        uintptr_t acc = 0; \
+        for (; p != stop; p++) \
+            acc += (uintptr_t)fn(ba + p->off, 0, p->len); \
+        return acc; \
+    } \
+    static __attribute__((noinline, aligned(64))) \
+    uintptr_t cmp_##n(ml_cmp_fn fn, unsigned char *ba, unsigned char *bb, \
+                      const struct bench_call *p, const struct bench_call *stop) \
+    { \
+        uintptr_t acc = 0; \
+        for (; p != stop; p++) \
+            acc += (uintptr_t)fn(ba + p->off, bb + p->off, p->len); \
+        return acc; \
+    } \
+    static __attribute__((noinline, aligned(64))) \
+    uint64_t batch_##n(struct batch_args *b) \
+    { \
+        return batch_body(b, set_##n, cmp_##n); \
     }
 #define BATCH_NAME(n) batch_##n,
-#define TEN(M, d) M(d##0) M(d##1) M(d##2) M(d##3) M(d##4) M(d##5) M(d##6) M(d##7) M(d##8) M(d##9)
-#define COPIES(M) TEN(M, ) TEN(M, 1) TEN(M, 2) TEN(M, 3) TEN(M, 4) TEN(M, 5) \
-                  TEN(M, 6) TEN(M, 7) TEN(M, 8) TEN(M, 9) TEN(M, 10) TEN(M, 11)
+#define TEN(M, d) \
+    M(d##0) M(d##1) M(d##2) M(d##3) M(d##4) M(d##5) M(d##6) M(d##7) M(d##8) M(d##9)
+/* clang-format alternates between two layouts of this macro */
+// clang-format off
+#define COPIES(M) \
+    TEN(M, ) TEN(M, 1) TEN(M, 2) TEN(M, 3) TEN(M, 4) TEN(M, 5) TEN(M, 6) \
+    TEN(M, 7) TEN(M, 8) TEN(M, 9) TEN(M, 10) TEN(M, 11)
+// clang-format on
 
 COPIES(BATCH_COPY)
 
@@ -104,12 +106,10 @@ _Static_assert(sizeof batch_copies / sizeof batch_copies[0] >= BATCH_SITES,
                "one loop copy per implementation");
 
 uint64_t batch_run(unsigned site, void *fn, int is_set, unsigned char *a_base,
-                   unsigned char *b_base, const struct bench_call *call,
-                   size_t count, unsigned long k, size_t *cursor,
-                   uintptr_t *acc)
+                   unsigned char *b_base, const struct bench_call *call, size_t count,
+                   unsigned long k, size_t *cursor, uintptr_t *acc)
 {
-    struct batch_args b = {fn, is_set, a_base, b_base, call, count, k,
-                           *cursor, 0};
+    struct batch_args b = {fn, is_set, a_base, b_base, call, count, k, *cursor, 0};
     uint64_t t = batch_copies[site % BATCH_SITES](&b);
     *cursor = b.cursor;
     *acc = b.acc;

@@ -19,49 +19,49 @@ enum format { FMT_TABLE, FMT_GOBENCH, FMT_CSV };
 enum { DIST_BUFFER = 128 * 1024 };
 
 struct options {
-    int tables;                 /* bit 0: table 1, bit 1: table 2 */
+    int tables; /* bit 0: table 1, bit 1: table 2 */
     int calibrate, quick, quiet, list, unit_ns, isolate;
     int funcs_given, funcs[BF_COUNT];
-    char **impls;               /* --impls names, NULL: defaults */
+    char **impls; /* --impls names, NULL: defaults */
     size_t nimpls;
-    int impls_all;              /* --impls=all */
-    const char *base;           /* --base */
+    int impls_all;    /* --impls=all */
+    const char *base; /* --base */
     size_t *sizes, nsizes;
-    int dists;                  /* bit per enum dist */
-    int data;                   /* bit per enum data_mode */
-    size_t footprint;           /* bytes per buffer; 0: hot */
+    int dists;        /* bit per enum dist */
+    int data;         /* bit per enum data_mode */
+    size_t footprint; /* bytes per buffer; 0: hot */
     const char *footprint_name;
     size_t align_a, align_b;
     unsigned runs;
-    double batch_us;            /* target time of one timed batch */
-    int cpu;                    /* -1: not pinned */
+    double batch_us; /* target time of one timed batch */
+    int cpu;         /* -1: not pinned */
     enum format format;
     const char *plot_dir, *plot_tag;
     uint64_t seed;
-    unsigned columns;           /* non-base columns per table-2 block */
+    unsigned columns; /* non-base columns per table-2 block */
 };
 
 /* The samples of one implementation in one row. */
 struct cell {
     int supported;
-    unsigned n;                 /* samples taken */
-    double *v;                  /* TSC cycles per call (table 1) or per
-                                   pass over the buffer (table 2) */
-    unsigned long calls;        /* calls per timed batch */
-    unsigned long iters;        /* table 1: calls; table 2: passes */
+    unsigned n;          /* samples taken */
+    double *v;           /* TSC cycles per call (table 1) or per
+                            pass over the buffer (table 2) */
+    unsigned long calls; /* calls per timed batch */
+    unsigned long iters; /* table 1: calls; table 2: passes */
 };
 
 struct result {
-    int table;                  /* 1 or 2 */
+    int table; /* 1 or 2 */
     struct bench_function *f;
     enum data_mode data;
     unsigned nrows;
-    size_t *sizes;              /* table 1: size of each row */
-    enum dist *dists;           /* table 2: distribution of each row */
+    size_t *sizes;    /* table 1: size of each row */
+    enum dist *dists; /* table 2: distribution of each row */
     unsigned ncols;
-    int *cols;                  /* implementation index of each column */
-    int base_col;               /* table 2: column of the base */
-    struct cell *cells;         /* [row * ncols + col] */
+    int *cols;          /* implementation index of each column */
+    int base_col;       /* table 2: column of the base */
+    struct cell *cells; /* [row * ncols + col] */
 };
 
 struct context {
@@ -81,9 +81,8 @@ struct bench_call {
     uint32_t off, len;
 };
 uint64_t batch_run(unsigned site, void *fn, int is_set, unsigned char *a_base,
-                   unsigned char *b_base, const struct bench_call *call,
-                   size_t count, unsigned long k, size_t *cursor,
-                   uintptr_t *acc);
+                   unsigned char *b_base, const struct bench_call *call, size_t count,
+                   unsigned long k, size_t *cursor, uintptr_t *acc);
 
 /* run.c */
 uint64_t rnd64(void);

@@ -27,8 +27,8 @@ static double median_of(const struct cell *c)
 
 /* Measures contender against the vector memset on sizes; wins[i] is set
  * per size.  Prints the sweep. */
-static void sweep(struct bench_function *f, int vec, int other,
-                  size_t *sizes, unsigned nsizes, int *wins)
+static void sweep(struct bench_function *f, int vec, int other, size_t *sizes,
+                  unsigned nsizes, int *wins)
 {
     struct result r;
     memset(&r, 0, sizeof r);
@@ -45,8 +45,8 @@ static void sweep(struct bench_function *f, int vec, int other,
         abort();
     measure_table1(&r);
 
-    printf("%10s %18s %18s %8s %8s\n", "size", f->impls[vec].name,
-           f->impls[other].name, "ratio", "p");
+    printf("%10s %18s %18s %8s %8s\n", "size", f->impls[vec].name, f->impls[other].name,
+           "ratio", "p");
     for (unsigned i = 0; i < nsizes; i++) {
         struct cell *a = &r.cells[i * 2], *b = &r.cells[i * 2 + 1];
         char sz[32];
@@ -66,8 +66,7 @@ static void sweep(struct bench_function *f, int vec, int other,
 
 /* Smallest size from which every size up to limit (exclusive; 0: all)
  * wins; 0 if none. */
-static size_t threshold(const size_t *sizes, const int *wins, unsigned n,
-                        size_t limit)
+static size_t threshold(const size_t *sizes, const int *wins, unsigned n, size_t limit)
 {
     size_t t = 0;
     for (unsigned i = n; i-- > 0;) {

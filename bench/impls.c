@@ -18,26 +18,38 @@
 #endif
 
 static void *(*volatile const libc_memset)(void *, int, size_t) = memset;
-static int (*volatile const libc_memcmp)(const void *, const void *,
-                                         size_t) = memcmp;
-static int (*volatile const libc_bcmp)(const void *, const void *,
-                                       size_t) = bcmp;
+static int (*volatile const libc_memcmp)(const void *, const void *, size_t) = memcmp;
+static int (*volatile const libc_bcmp)(const void *, const void *, size_t) = bcmp;
 
 static struct bench_function functions[BF_COUNT] = {
-    [BF_MEMSET] = {.name = "memset", .title = "Memset", .kind = ML_KIND_SET, .default_base = "memlane-generic"},
-    [BF_MEMCMP] = {.name = "memcmp", .title = "Memcmp", .kind = ML_KIND_CMP, .default_base = "memlane-generic"},
-    [BF_BCMP] = {.name = "bcmp", .title = "Bcmp", .kind = ML_KIND_CMP, .default_base = "memlane-generic"},
-    [BF_TS_BCMP] = {.name = "timingsafe_bcmp", .title = "TsBcmp", .kind = ML_KIND_CMP, .default_base = "bytewise-ct"},
-    [BF_TS_MEMCMP] = {.name = "timingsafe_memcmp", .title = "TsMemcmp", .kind = ML_KIND_CMP, .default_base = "bytewise-ct"},
+    [BF_MEMSET] = {.name = "memset",
+                   .title = "Memset",
+                   .kind = ML_KIND_SET,
+                   .default_base = "memlane-generic"},
+    [BF_MEMCMP] = {.name = "memcmp",
+                   .title = "Memcmp",
+                   .kind = ML_KIND_CMP,
+                   .default_base = "memlane-generic"},
+    [BF_BCMP] = {.name = "bcmp",
+                 .title = "Bcmp",
+                 .kind = ML_KIND_CMP,
+                 .default_base = "memlane-generic"},
+    [BF_TS_BCMP] = {.name = "timingsafe_bcmp",
+                    .title = "TsBcmp",
+                    .kind = ML_KIND_CMP,
+                    .default_base = "bytewise-ct"},
+    [BF_TS_MEMCMP] = {.name = "timingsafe_memcmp",
+                      .title = "TsMemcmp",
+                      .kind = ML_KIND_CMP,
+                      .default_base = "bytewise-ct"},
 };
 
-static struct bench_impl *add(enum bench_func f, const char *name,
-                              const char *what, int in_default)
+static struct bench_impl *add(enum bench_func f, const char *name, const char *what,
+                              int in_default)
 {
     struct bench_function *fn = &functions[f];
     if (fn->nimpls == BENCH_MAX_IMPLS) {
-        fprintf(stderr, "memlane-bench: too many implementations of %s\n",
-                fn->name);
+        fprintf(stderr, "memlane-bench: too many implementations of %s\n", fn->name);
         return NULL;
     }
     struct bench_impl *im = &fn->impls[fn->nimpls];
@@ -49,16 +61,16 @@ static struct bench_impl *add(enum bench_func f, const char *name,
     return im;
 }
 
-static void add_set(enum bench_func f, const char *name, const char *what,
-                    ml_set_fn fn, int in_default)
+static void add_set(enum bench_func f, const char *name, const char *what, ml_set_fn fn,
+                    int in_default)
 {
     struct bench_impl *im = add(f, name, what, in_default);
     if (im)
         im->fn.set = fn;
 }
 
-static void add_cmp(enum bench_func f, const char *name, const char *what,
-                    ml_cmp_fn fn, int in_default)
+static void add_cmp(enum bench_func f, const char *name, const char *what, ml_cmp_fn fn,
+                    int in_default)
 {
     struct bench_impl *im = add(f, name, what, in_default);
     if (im)
@@ -67,8 +79,8 @@ static void add_cmp(enum bench_func f, const char *name, const char *what,
 
 /* Every memlane variant of `function` this CPU runs, then the dispatched
  * entry point. */
-static void add_memlane(enum bench_func f, const char *function,
-                        void *dispatched_set, ml_cmp_fn dispatched_cmp)
+static void add_memlane(enum bench_func f, const char *function, void *dispatched_set,
+                        ml_cmp_fn dispatched_cmp)
 {
     const struct ml_function *mf = ml_function_find(function);
     for (unsigned i = 0; mf && i < mf->nvariants; i++) {
@@ -89,8 +101,8 @@ static void add_memlane(enum bench_func f, const char *function,
         add_set(f, "memlane", "memlane's public entry point (dispatched)",
                 (ml_set_fn)dispatched_set, 1);
     else
-        add_cmp(f, "memlane", "memlane's public entry point (dispatched)",
-                dispatched_cmp, 1);
+        add_cmp(f, "memlane", "memlane's public entry point (dispatched)", dispatched_cmp,
+                1);
 }
 
 void impls_init(void)
@@ -140,19 +152,20 @@ void impls_init(void)
     for (int i = 0; i < 2; i++) {
         enum bench_func f = ts[i];
         add_cmp(f, "bytewise-ct", "classic constant-time byte loop in C",
-                f == BF_TS_BCMP ? bench_bytewise_ct_bcmp
-                                : bench_bytewise_ct_memcmp, 1);
+                f == BF_TS_BCMP ? bench_bytewise_ct_bcmp : bench_bytewise_ct_memcmp, 1);
         add_cmp(f, "libc-memcmp", "libc memcmp (NOT constant-time; speed reference)",
                 libc_memcmp, 1);
 #ifdef BENCH_HAVE_OPENSSL
         {
-            static int (*volatile const p)(const void *, const void *, size_t) = CRYPTO_memcmp;
+            static int (*volatile const p)(const void *, const void *, size_t) =
+                CRYPTO_memcmp;
             add_cmp(f, "openssl", "OpenSSL CRYPTO_memcmp (equality only)", p, 1);
         }
 #endif
 #ifdef BENCH_HAVE_SODIUM
         {
-            static int (*volatile const p)(const void *, const void *, size_t) = sodium_memcmp;
+            static int (*volatile const p)(const void *, const void *, size_t) =
+                sodium_memcmp;
             add_cmp(f, "libsodium", "libsodium sodium_memcmp (equality only)", p, 1);
         }
 #endif
@@ -162,8 +175,7 @@ void impls_init(void)
         fprintf(stderr, "memlane-bench: sodium_init failed\n");
 #endif
     add_memlane(BF_TS_BCMP, "timingsafe_bcmp", NULL, memlane_timingsafe_bcmp);
-    add_memlane(BF_TS_MEMCMP, "timingsafe_memcmp", NULL,
-                memlane_timingsafe_memcmp);
+    add_memlane(BF_TS_MEMCMP, "timingsafe_memcmp", NULL, memlane_timingsafe_memcmp);
 }
 
 struct bench_function *bench_function_get(enum bench_func f)

@@ -11,35 +11,28 @@
 
 #include "internal.h"
 
-enum bench_func {
-    BF_MEMSET,
-    BF_MEMCMP,
-    BF_BCMP,
-    BF_TS_BCMP,
-    BF_TS_MEMCMP,
-    BF_COUNT
-};
+enum bench_func { BF_MEMSET, BF_MEMCMP, BF_BCMP, BF_TS_BCMP, BF_TS_MEMCMP, BF_COUNT };
 
 struct bench_impl {
     char name[32];
-    const char *what;           /* one line for --list */
+    const char *what; /* one line for --list */
     union {
         ml_set_fn set;
         ml_cmp_fn cmp;
     } fn;
-    int in_default;             /* part of the default set of columns */
-    size_t size_multiple;       /* n must be a multiple of this (0: any) */
-    size_t dst_align;           /* dst/a must be aligned so (0: any) */
-    unsigned site;              /* its own copy of the timed loop */
+    int in_default;       /* part of the default set of columns */
+    size_t size_multiple; /* n must be a multiple of this (0: any) */
+    size_t dst_align;     /* dst/a must be aligned so (0: any) */
+    unsigned site;        /* its own copy of the timed loop */
 };
 
 enum { BENCH_MAX_IMPLS = 24 };
 
 struct bench_function {
-    const char *name;           /* "memset", "timingsafe_memcmp", ... */
-    const char *title;          /* row-name prefix: "Memset", "TsMemcmp" */
+    const char *name;  /* "memset", "timingsafe_memcmp", ... */
+    const char *title; /* row-name prefix: "Memset", "TsMemcmp" */
     enum ml_kind kind;
-    const char *default_base;   /* base of table 2 */
+    const char *default_base; /* base of table 2 */
     struct bench_impl impls[BENCH_MAX_IMPLS];
     unsigned nimpls;
 };

@@ -23,77 +23,78 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-"Usage: memlane-bench [options]\n"
-"Compares memlane's variants with libc and classic alternatives on this CPU.\n"
-"\n"
-"Tables (default: both):\n"
-"  Table 1: TSC cycles per call by size, each size called in a loop; by\n"
-"    default memset, sizes 0..1024 step 16.\n"
-"  Table 2: benchstat layout: sec/op and B/s against a base with the\n"
-"    Mann-Whitney U p-value, for rows <Function><Dist>, where a pass calls\n"
-"    the function over a 128 KiB buffer split into segments whose lengths\n"
-"    are drawn per call (Short: geometric mean 16 B, Mid: mean 64 B,\n"
-"    Uniform512: uniform 0..512 B, Long: the whole buffer in one call).\n"
-"\n"
-"Options:\n"
-"  -t, --tables=LIST      1, 2 or 1,2\n"
-"  -f, --functions=LIST   memset, memcmp, bcmp, timingsafe_bcmp (ts_bcmp),\n"
-"                         timingsafe_memcmp (ts_memcmp); default: memset for\n"
-"                         table 1, all five for table 2\n"
-"  -i, --impls=LIST       implementations to compare (see --list); 'all'\n"
-"                         adds those left out by default (nt-store-loop)\n"
-"  -b, --base=IMPL        base of table 2 and of --unit=ratio; default\n"
-"                         (also for functions without IMPL):\n"
-"                         memlane-generic, bytewise-ct for timingsafe_*\n"
-"  -s, --sizes=LIST       table 1 sizes: N, A-B:STEP (arithmetic),\n"
-"                         A-B*FACTOR (geometric), comma-separated; suffixes\n"
-"                         K, M, G (x1024); at most 1G each\n"
-"  -d, --dists=LIST       table 2 rows: Short, Mid, Long, Uniform512\n"
-"                         (default Short,Mid,Long)\n"
-"      --data=MODE        comparisons: equal (default), mismatch (one\n"
-"                         differing byte at a random position per call,\n"
-"                         re-drawn every sample; table 1 then spreads the\n"
-"                         calls over up to 1024 buffer pairs in 256 KiB,\n"
-"                         or the --footprint) or both\n"
-"      --footprint=F      table 1 buffer per operand: hot (default: the\n"
-"                         same bytes every call), L1, L2, LLC, DRAM, or a\n"
-"                         size; calls walk the footprint in random order\n"
-"      --align=A[,B]      offsets of dst/a and b from a 64-byte boundary\n"
-"                         (0..4095, default 0)\n"
-"  -n, --runs=N           samples per cell (default 20, --quick 5)\n"
-"      --batch=US         target time of one timed batch in microseconds\n"
-"                         (default 5, --quick 2); a batch of random sizes or\n"
-"                         differences is at most one pass over its calls\n"
-"      --cpu=N            pin to CPU N\n"
-"      --isolate          measure each implementation in a process of its\n"
-"                         own, one after the other (no interleaving): in\n"
-"                         one process the first one measured in a row can\n"
-"                         read faster at small sizes\n"
-"      --quick            fewer runs and shorter batches (under 30 s)\n"
-"      --format=FMT       table (default), gobench (Go benchmark lines for\n"
-"                         benchstat), csv (one summary line per cell)\n"
-"      --unit=U           table 1 in cycles (default), ns, or ratio (each\n"
-"                         median divided by the --base column's)\n"
-"      --columns=N        table 2: implementations per block (default 3)\n"
-"      --calibrate        measure and print MEMLANE_REP_STOSB_THRESHOLD and\n"
-"                         MEMLANE_NT_THRESHOLD for this CPU\n"
-"      --plot-dir=DIR     also write the medians as gnuplot data to DIR\n"
-"      --plot-tag=TAG     suffix of the data file names\n"
-"      --seed=N           random seed (sizes, positions)\n"
-"      --list             list the implementations available here\n"
-"  -q, --quiet            no progress on stderr\n"
-"  -h, --help             this text\n"
-"\n"
-"Timing: ordered TSC reads (lfence;rdtsc ... rdtscp;lfence) around a batch\n"
-"of calls; the median cost of an empty measurement is subtracted.  Cells are\n"
-"medians of --runs samples, implementations interleaved round by round; an\n"
-"untimed batch precedes every sample, and a batch interrupted by a context\n"
-"switch is run again.  Random sizes, and difference positions where a\n"
-"sample revisits buffers, are drawn anew for every sample, so the branch\n"
-"predictor cannot learn them.\n"
-"Exit status: 0 on success, 2 on bad usage or a buffer that cannot be\n"
-"allocated.\n");
+    fprintf(
+        out,
+        "Usage: memlane-bench [options]\n"
+        "Compares memlane's variants with libc and classic alternatives on this CPU.\n"
+        "\n"
+        "Tables (default: both):\n"
+        "  Table 1: TSC cycles per call by size, each size called in a loop; by\n"
+        "    default memset, sizes 0..1024 step 16.\n"
+        "  Table 2: benchstat layout: sec/op and B/s against a base with the\n"
+        "    Mann-Whitney U p-value, for rows <Function><Dist>, where a pass calls\n"
+        "    the function over a 128 KiB buffer split into segments whose lengths\n"
+        "    are drawn per call (Short: geometric mean 16 B, Mid: mean 64 B,\n"
+        "    Uniform512: uniform 0..512 B, Long: the whole buffer in one call).\n"
+        "\n"
+        "Options:\n"
+        "  -t, --tables=LIST      1, 2 or 1,2\n"
+        "  -f, --functions=LIST   memset, memcmp, bcmp, timingsafe_bcmp (ts_bcmp),\n"
+        "                         timingsafe_memcmp (ts_memcmp); default: memset for\n"
+        "                         table 1, all five for table 2\n"
+        "  -i, --impls=LIST       implementations to compare (see --list); 'all'\n"
+        "                         adds those left out by default (nt-store-loop)\n"
+        "  -b, --base=IMPL        base of table 2 and of --unit=ratio; default\n"
+        "                         (also for functions without IMPL):\n"
+        "                         memlane-generic, bytewise-ct for timingsafe_*\n"
+        "  -s, --sizes=LIST       table 1 sizes: N, A-B:STEP (arithmetic),\n"
+        "                         A-B*FACTOR (geometric), comma-separated; suffixes\n"
+        "                         K, M, G (x1024); at most 1G each\n"
+        "  -d, --dists=LIST       table 2 rows: Short, Mid, Long, Uniform512\n"
+        "                         (default Short,Mid,Long)\n"
+        "      --data=MODE        comparisons: equal (default), mismatch (one\n"
+        "                         differing byte at a random position per call,\n"
+        "                         re-drawn every sample; table 1 then spreads the\n"
+        "                         calls over up to 1024 buffer pairs in 256 KiB,\n"
+        "                         or the --footprint) or both\n"
+        "      --footprint=F      table 1 buffer per operand: hot (default: the\n"
+        "                         same bytes every call), L1, L2, LLC, DRAM, or a\n"
+        "                         size; calls walk the footprint in random order\n"
+        "      --align=A[,B]      offsets of dst/a and b from a 64-byte boundary\n"
+        "                         (0..4095, default 0)\n"
+        "  -n, --runs=N           samples per cell (default 20, --quick 5)\n"
+        "      --batch=US         target time of one timed batch in microseconds\n"
+        "                         (default 5, --quick 2); a batch of random sizes or\n"
+        "                         differences is at most one pass over its calls\n"
+        "      --cpu=N            pin to CPU N\n"
+        "      --isolate          measure each implementation in a process of its\n"
+        "                         own, one after the other (no interleaving): in\n"
+        "                         one process the first one measured in a row can\n"
+        "                         read faster at small sizes\n"
+        "      --quick            fewer runs and shorter batches (under 30 s)\n"
+        "      --format=FMT       table (default), gobench (Go benchmark lines for\n"
+        "                         benchstat), csv (one summary line per cell)\n"
+        "      --unit=U           table 1 in cycles (default), ns, or ratio (each\n"
+        "                         median divided by the --base column's)\n"
+        "      --columns=N        table 2: implementations per block (default 3)\n"
+        "      --calibrate        measure and print MEMLANE_REP_STOSB_THRESHOLD and\n"
+        "                         MEMLANE_NT_THRESHOLD for this CPU\n"
+        "      --plot-dir=DIR     also write the medians as gnuplot data to DIR\n"
+        "      --plot-tag=TAG     suffix of the data file names\n"
+        "      --seed=N           random seed (sizes, positions)\n"
+        "      --list             list the implementations available here\n"
+        "  -q, --quiet            no progress on stderr\n"
+        "  -h, --help             this text\n"
+        "\n"
+        "Timing: ordered TSC reads (lfence;rdtsc ... rdtscp;lfence) around a batch\n"
+        "of calls; the median cost of an empty measurement is subtracted.  Cells are\n"
+        "medians of --runs samples, implementations interleaved round by round; an\n"
+        "untimed batch precedes every sample, and a batch interrupted by a context\n"
+        "switch is run again.  Random sizes, and difference positions where a\n"
+        "sample revisits buffers, are drawn anew for every sample, so the branch\n"
+        "predictor cannot learn them.\n"
+        "Exit status: 0 on success, 2 on bad usage or a buffer that cannot be\n"
+        "allocated.\n");
 }
 
 static void bad(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -123,10 +124,23 @@ static int parse_size(const char *s, const char *end, size_t *out)
     unsigned shift = 0;
     if (s < end) {
         switch (*s) {
-        case 'k': case 'K': shift = 10; s++; break;
-        case 'm': case 'M': shift = 20; s++; break;
-        case 'g': case 'G': shift = 30; s++; break;
-        default: break;
+        case 'k':
+        case 'K':
+            shift = 10;
+            s++;
+            break;
+        case 'm':
+        case 'M':
+            shift = 20;
+            s++;
+            break;
+        case 'g':
+        case 'G':
+            shift = 30;
+            s++;
+            break;
+        default:
+            break;
         }
         if (shift && s < end && *s == 'i')
             s++;
@@ -188,7 +202,8 @@ static void parse_sizes(struct options *o, const char *arg)
                 }
             } else {
                 if (step < 2 || a == 0)
-                    bad("geometric range '%.*s' needs a start above 0 and a factor of 2 or more",
+                    bad("geometric range '%.*s' needs a start above 0 and a factor of 2 "
+                        "or more",
                         (int)(e - p), p);
                 for (size_t n = a; n <= b; n *= step) {
                     add_size(o, n);
@@ -203,15 +218,14 @@ static void parse_sizes(struct options *o, const char *arg)
     }
 }
 
-static unsigned long parse_uint(const char *what, const char *s,
-                                unsigned long lo, unsigned long hi)
+static unsigned long parse_uint(const char *what, const char *s, unsigned long lo,
+                                unsigned long hi)
 {
     char *end;
     errno = 0;
     unsigned long v = strtoul(s, &end, 10);
     if (!*s || *end || errno || *s == '-' || v < lo || v > hi)
-        bad("%s must be a whole number from %lu to %lu, not '%s'", what, lo,
-            hi, s);
+        bad("%s must be a whole number from %lu to %lu, not '%s'", what, lo, hi, s);
     return v;
 }
 
@@ -244,9 +258,21 @@ static char **split(const char *arg, size_t *count)
 }
 
 enum {
-    OPT_DATA = 256, OPT_FOOTPRINT, OPT_ALIGN, OPT_BATCH, OPT_CPU, OPT_QUICK,
-    OPT_FORMAT, OPT_UNIT, OPT_COLUMNS, OPT_CALIBRATE, OPT_PLOT_DIR,
-    OPT_PLOT_TAG, OPT_SEED, OPT_LIST, OPT_ISOLATE
+    OPT_DATA = 256,
+    OPT_FOOTPRINT,
+    OPT_ALIGN,
+    OPT_BATCH,
+    OPT_CPU,
+    OPT_QUICK,
+    OPT_FORMAT,
+    OPT_UNIT,
+    OPT_COLUMNS,
+    OPT_CALIBRATE,
+    OPT_PLOT_DIR,
+    OPT_PLOT_TAG,
+    OPT_SEED,
+    OPT_LIST,
+    OPT_ISOLATE
 };
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -387,7 +413,8 @@ static void parse_options(int argc, char **argv, struct options *o)
                 int rc = parse_size(optarg, optarg + strlen(optarg), &o->footprint);
                 if (rc || !o->footprint)
                     bad("--footprint must be hot, L1, L2, LLC, DRAM or a size "
-                        "from 1 to 1G, not '%s'", optarg);
+                        "from 1 to 1G, not '%s'",
+                        optarg);
                 o->footprint_name = optarg;
             }
             break;
@@ -495,8 +522,7 @@ static void pick_columns(struct result *r, int table)
         if (o->impls) {
             want = 0;
             for (size_t k = 0; k < o->nimpls; k++)
-                if (!strcmp(o->impls[k], "all") ||
-                    !strcmp(o->impls[k], f->impls[i].name))
+                if (!strcmp(o->impls[k], "all") || !strcmp(o->impls[k], f->impls[i].name))
                     want = 1;
         }
         if (want)

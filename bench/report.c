@@ -26,19 +26,16 @@ static void features(char *buf, size_t len)
         int on;
         const char *name;
     } f[] = {
-        {c->sse2, "sse2"},         {c->avx2, "avx2"},
-        {c->bmi1, "bmi1"},         {c->bmi2, "bmi2"},
-        {c->movbe, "movbe"},       {c->avx512f, "avx512f"},
-        {c->avx512bw, "avx512bw"}, {c->avx512vl, "avx512vl"},
-        {c->erms, "erms"},         {c->fsrm, "fsrm"},
-        {c->fsrs, "fsrs"},
+        {c->sse2, "sse2"},         {c->avx2, "avx2"},         {c->bmi1, "bmi1"},
+        {c->bmi2, "bmi2"},         {c->movbe, "movbe"},       {c->avx512f, "avx512f"},
+        {c->avx512bw, "avx512bw"}, {c->avx512vl, "avx512vl"}, {c->erms, "erms"},
+        {c->fsrm, "fsrm"},         {c->fsrs, "fsrs"},
     };
     size_t used = 0;
     buf[0] = 0;
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i].on && used < len) {
-            int w = snprintf(buf + used, len - used, "%s%s",
-                             used ? " " : "", f[i].name);
+            int w = snprintf(buf + used, len - used, "%s%s", used ? " " : "", f[i].name);
             if (w > 0)
                 used += (size_t)w;
         }
@@ -81,9 +78,8 @@ void report_header(FILE *out)
     fprintf(out,
             "%smemlane-level: %s (memset=%s memcmp=%s bcmp=%s "
             "timingsafe_bcmp=%s timingsafe_memcmp=%s)\n",
-            pre, ctx.selected_level, memlane_active("memset"),
-            memlane_active("memcmp"), memlane_active("bcmp"),
-            memlane_active("timingsafe_bcmp"),
+            pre, ctx.selected_level, memlane_active("memset"), memlane_active("memcmp"),
+            memlane_active("bcmp"), memlane_active("timingsafe_bcmp"),
             memlane_active("timingsafe_memcmp"));
 #if defined(__GLIBC__)
     fprintf(out, "%slibc: glibc %s\n", pre, gnu_get_libc_version());
@@ -98,8 +94,8 @@ void report_header(FILE *out)
     fprintf(out, "%scompiler: %s\n", pre, __VERSION__);
 #endif
     fprintf(out, "%sdate: %s\n", pre, date);
-    fprintf(out, "%stsc: %.3f GHz, empty measurement %.0f ticks (subtracted)\n",
-            pre, ctx.timer.tsc_ghz, ctx.timer.overhead);
+    fprintf(out, "%stsc: %.3f GHz, empty measurement %.0f ticks (subtracted)\n", pre,
+            ctx.timer.tsc_ghz, ctx.timer.overhead);
     if (ctx.opt.cpu >= 0)
         fprintf(out, "%spinned: cpu %d\n", pre, ctx.opt.cpu);
     else
@@ -176,33 +172,29 @@ static const char *impl_name(const struct result *r, unsigned col)
     return r->f->impls[r->cols[col]].name;
 }
 
-static const struct cell *cell_at(const struct result *r, unsigned row,
-                                  unsigned col)
+static const struct cell *cell_at(const struct result *r, unsigned row, unsigned col)
 {
     return &r->cells[row * r->ncols + col];
 }
 
 static double tick_ns(double ticks) { return ticks / ctx.timer.tsc_ghz; }
 
-static void row_name(char *buf, size_t len, const struct result *r,
-                     unsigned row)
+static void row_name(char *buf, size_t len, const struct result *r, unsigned row)
 {
-    const char *data = r->f->kind == ML_KIND_CMP && r->data == DATA_MISMATCH
-                           ? "Mismatch" : "";
+    const char *data =
+        r->f->kind == ML_KIND_CMP && r->data == DATA_MISMATCH ? "Mismatch" : "";
     if (r->table == 1)
         snprintf(buf, len, "%sFixed%s", r->f->title, data);
     else
-        snprintf(buf, len, "%s%s%s", r->f->title, dist_name(r->dists[row]),
-                 data);
+        snprintf(buf, len, "%s%s%s", r->f->title, dist_name(r->dists[row]), data);
 }
 
 static const char *data_text(const struct result *r)
 {
     if (r->f->kind == ML_KIND_SET)
         return "";
-    return r->data == DATA_MISMATCH
-               ? ", inputs differ at one random position per call"
-               : ", equal inputs";
+    return r->data == DATA_MISMATCH ? ", inputs differ at one random position per call"
+                                    : ", equal inputs";
 }
 
 static const char *footprint_text(void)
@@ -212,8 +204,7 @@ static const char *footprint_text(void)
         return "hot (the same buffer every call)";
     char sz[32];
     format_size(sz, sizeof sz, ctx.opt.footprint);
-    snprintf(buf, sizeof buf, "%s (%s per buffer)", ctx.opt.footprint_name,
-             sz);
+    snprintf(buf, sizeof buf, "%s (%s per buffer)", ctx.opt.footprint_name, sz);
     return buf;
 }
 
@@ -228,16 +219,15 @@ static void table1_human(FILE *out, const struct result *r)
                  impl_name(r, (unsigned)r->base_col));
     else
         snprintf(what, sizeof what, "%s per call", ns ? "ns" : "TSC cycles");
-    fprintf(out, "%s: %s by size, fixed size%s; median of %u runs\n",
-            r->f->name, what, data_text(r), ctx.opt.runs);
+    fprintf(out, "%s: %s by size, fixed size%s; median of %u runs\n", r->f->name, what,
+            data_text(r), ctx.opt.runs);
     fprintf(out,
             "  each run times a batch of calls (about %.0f us) between "
             "lfence;rdtsc and rdtscp;lfence\n"
             "  and divides by the calls; the empty measurement (%.0f ticks) "
             "is subtracted from every batch.\n"
             "  footprint %s, alignment %zu",
-            ctx.opt.batch_us, ctx.timer.overhead, footprint_text(),
-            ctx.opt.align_a);
+            ctx.opt.batch_us, ctx.timer.overhead, footprint_text(), ctx.opt.align_a);
     if (r->f->kind == ML_KIND_CMP)
         fprintf(out, "/%zu", ctx.opt.align_b);
     fprintf(out, "; '-': size not supported by that implementation.\n");
@@ -291,9 +281,9 @@ static void table1_human(FILE *out, const struct result *r)
 
 struct cellstat {
     int ok;
-    struct summary s;           /* of the seconds per op */
-    struct summary bps;         /* of the bytes per second */
-    double p;                   /* against the base */
+    struct summary s;   /* of the seconds per op */
+    struct summary bps; /* of the bytes per second */
+    double p;           /* against the base */
     unsigned nbase;
 };
 
@@ -325,8 +315,8 @@ static void stat_cells(const struct result *r, struct cellstat *cs)
     }
 }
 
-static void fmt_delta(char *buf, size_t len, double ratio, double p,
-                      unsigned n1, unsigned n2, int with_p)
+static void fmt_delta(char *buf, size_t len, double ratio, double p, unsigned n1,
+                      unsigned n2, int with_p)
 {
     char nbuf[32];
     if (n1 == n2)
@@ -343,9 +333,8 @@ static void fmt_delta(char *buf, size_t len, double ratio, double p,
 
 /* One benchstat-style block: unit 0 sec/op, 1 B/s; columns [c0, c1) of
  * the non-base columns, with the base first. */
-static void table2_block(FILE *out, const struct result *r,
-                         const struct cellstat *cs, int unit,
-                         const unsigned *others, unsigned nothers)
+static void table2_block(FILE *out, const struct result *r, const struct cellstat *cs,
+                         int unit, const unsigned *others, unsigned nothers)
 {
     unsigned ncol = 1 + nothers, nrows = r->nrows + 1;
     unsigned cols[BENCH_MAX_IMPLS + 1];
@@ -512,7 +501,8 @@ static void gobench(FILE *out, const struct result *r)
             unsigned long iters = ce->iters;
             for (unsigned i = 0; i < ce->n; i++) {
                 double ns = tick_ns(ce->v[i]);
-                fprintf(out, "Benchmark%s%s/%s\t%lu\t%.3f ns/op\t%.2f MB/s\t%.2f cycles/op\n",
+                fprintf(out,
+                        "Benchmark%s%s/%s\t%lu\t%.3f ns/op\t%.2f MB/s\t%.2f cycles/op\n",
                         name, sz, impl_name(r, c), iters, ns,
                         ns > 0 ? (double)bytes / ns * 1e3 : 0.0, ce->v[i]);
             }
@@ -546,22 +536,22 @@ static void csv(FILE *out, const struct result *r)
             summarize(ce->v, ce->n, &s);
             double ns = tick_ns(s.median);
             fprintf(out, "%d,%s,%s,%s,%s,", r->table, name, r->f->name,
-                    r->f->kind == ML_KIND_SET ? "" :
-                    r->data == DATA_MISMATCH ? "mismatch" : "equal",
+                    r->f->kind == ML_KIND_SET  ? ""
+                    : r->data == DATA_MISMATCH ? "mismatch"
+                                               : "equal",
                     impl_name(r, c));
             if (r->table == 1)
                 fprintf(out, "%zu,", bytes);
             else
                 fprintf(out, "%s,", dist_name(r->dists[row]));
-            fprintf(out, "%u,%lu,%.3f,%.3f,%.3f,%.3f,%.2f,%.6g,", s.n,
-                    ce->calls, s.median, s.q1, s.q3, ns, s.spread * 100,
+            fprintf(out, "%u,%lu,%.3f,%.3f,%.3f,%.3f,%.2f,%.6g,", s.n, ce->calls,
+                    s.median, s.q1, s.q3, ns, s.spread * 100,
                     ns > 0 ? (double)bytes / ns * 1e9 : 0.0);
             if (cs && (int)c != r->base_col) {
                 const struct cellstat *x = &cs[row * r->ncols + c];
                 const struct cellstat *b = &cs[row * r->ncols + (unsigned)r->base_col];
                 if (b->ok)
-                    fprintf(out, "%s,%.2f,%.4f\n",
-                            impl_name(r, (unsigned)r->base_col),
+                    fprintf(out, "%s,%.2f,%.4f\n", impl_name(r, (unsigned)r->base_col),
                             (x->s.median / b->s.median - 1) * 100, x->p);
                 else
                     fprintf(out, "%s,,\n", impl_name(r, (unsigned)r->base_col));
@@ -599,19 +589,18 @@ void write_plot_data(const struct result *r)
     if (!ctx.opt.plot_dir)
         return;
     if (mkdir(ctx.opt.plot_dir, 0777) && errno != EEXIST) {
-        fprintf(stderr, "memlane-bench: cannot create %s: %s\n",
-                ctx.opt.plot_dir, strerror(errno));
+        fprintf(stderr, "memlane-bench: cannot create %s: %s\n", ctx.opt.plot_dir,
+                strerror(errno));
         exit(1);
     }
     char path[4096];
-    snprintf(path, sizeof path, "%s/table%d-%s%s%s%s.dat", ctx.opt.plot_dir,
-             r->table, r->f->name,
+    snprintf(path, sizeof path, "%s/table%d-%s%s%s%s.dat", ctx.opt.plot_dir, r->table,
+             r->f->name,
              r->f->kind == ML_KIND_CMP && r->data == DATA_MISMATCH ? "-mismatch" : "",
              ctx.opt.plot_tag ? "-" : "", ctx.opt.plot_tag ? ctx.opt.plot_tag : "");
     FILE *out = fopen(path, "w");
     if (!out) {
-        fprintf(stderr, "memlane-bench: cannot write %s: %s\n", path,
-                strerror(errno));
+        fprintf(stderr, "memlane-bench: cannot write %s: %s\n", path, strerror(errno));
         exit(1);
     }
     /* Medians: table 1 in TSC cycles per call, table 2 in GiB/s. */
@@ -635,9 +624,9 @@ void write_plot_data(const struct result *r)
             if (r->table == 1)
                 fprintf(out, " %.3f", s.median);
             else
-                fprintf(out, " %.4f", (double)DIST_BUFFER /
-                                          (tick_ns(s.median) * 1e-9) /
-                                          (1024.0 * 1024 * 1024));
+                fprintf(out, " %.4f",
+                        (double)DIST_BUFFER / (tick_ns(s.median) * 1e-9) /
+                            (1024.0 * 1024 * 1024));
         }
         fputc('\n', out);
     }

@@ -45,8 +45,7 @@ static size_t rnd_below(size_t n) { return n ? (size_t)(rnd64() % n) : 0; }
 
 const char *dist_name(enum dist d)
 {
-    static const char *const names[DIST_COUNT] = {"Short", "Mid", "Long",
-                                                  "Uniform512"};
+    static const char *const names[DIST_COUNT] = {"Short", "Mid", "Long", "Uniform512"};
     return (unsigned)d < DIST_COUNT ? names[d] : "?";
 }
 
@@ -89,8 +88,7 @@ void *bench_alloc(size_t bytes)
     /* Shared under --isolate, so the children write the parent's pages
      * instead of copying them on the first write (inside a timing). */
     void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
-                   (ctx.opt.isolate ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS,
-                   -1, 0);
+                   (ctx.opt.isolate ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
         fprintf(stderr,
                 "memlane-bench: cannot allocate a %zu-byte buffer: %s "
@@ -127,7 +125,8 @@ size_t cache_bytes(int level)
      * with odd values. */
     for (int i = 0; i < 16; i++) {
         char path[96], buf[64];
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level",
+                 i);
         if (read_line(path, buf, sizeof buf))
             break;
         if (atoi(buf) != level)
@@ -147,7 +146,7 @@ size_t cache_bytes(int level)
         if (v)
             return v;
     }
-    long v = sysconf(level == 1 ? _SC_LEVEL1_DCACHE_SIZE
+    long v = sysconf(level == 1   ? _SC_LEVEL1_DCACHE_SIZE
                      : level == 2 ? _SC_LEVEL2_CACHE_SIZE
                                   : _SC_LEVEL3_CACHE_SIZE);
     return v > 0 ? (size_t)v : 0;
@@ -195,7 +194,7 @@ struct call_list {
     unsigned char *a_base, *b_base;
     struct bench_call *call;
     uint64_t *cum;
-    unsigned char *a_map, *b_map;   /* the buffers, map_len bytes each */
+    unsigned char *a_map, *b_map; /* the buffers, map_len bytes each */
     size_t map_len;
     size_t count;
 };
@@ -233,16 +232,14 @@ static double batch_bytes(const struct call_list *cl, size_t j, unsigned long k)
 
 /* Ticks of k calls walking the list cyclically from *cursor, less the
  * empty measurement. */
-static double time_batch(const struct bench_function *f,
-                         const struct bench_impl *im,
-                         const struct call_list *cl, unsigned long k,
-                         size_t *cursor)
+static double time_batch(const struct bench_function *f, const struct bench_impl *im,
+                         const struct call_list *cl, unsigned long k, size_t *cursor)
 {
     uintptr_t acc;
     int is_set = f->kind == ML_KIND_SET;
     void *fn = is_set ? (void *)im->fn.set : (void *)im->fn.cmp;
-    uint64_t ticks = batch_run(im->site, fn, is_set, cl->a_base, cl->b_base,
-                               cl->call, cl->count, k, cursor, &acc);
+    uint64_t ticks = batch_run(im->site, fn, is_set, cl->a_base, cl->b_base, cl->call,
+                               cl->count, k, cursor, &acc);
     sink += acc;
     double t = (double)ticks - ctx.timer.overhead;
     return t > 0 ? t : 0;
@@ -250,8 +247,7 @@ static double time_batch(const struct bench_function *f,
 
 /* Calls per batch for about the target time. */
 static unsigned long choose_batch(const struct bench_function *f,
-                                  const struct bench_impl *im,
-                                  const struct call_list *cl)
+                                  const struct bench_impl *im, const struct call_list *cl)
 {
     const unsigned long kmax = 1ul << 24;
     double target = ctx.opt.batch_us * 1e3 * ctx.timer.tsc_ghz;
@@ -281,9 +277,9 @@ static long switches(void)
 
 /* One sample; a batch during which the thread was switched out (the
  * machine may be shared) is run again, a few times at most. */
-static double sample(const struct bench_function *f,
-                     const struct bench_impl *im, const struct call_list *cl,
-                     unsigned long k, size_t *cursor, double *bytes)
+static double sample(const struct bench_function *f, const struct bench_impl *im,
+                     const struct call_list *cl, unsigned long k, size_t *cursor,
+                     double *bytes)
 {
     double t = 0;
     size_t start = *cursor;
@@ -307,8 +303,7 @@ static double sample(const struct bench_function *f,
  * preceded by an untimed batch of the same implementation.  Table 1 samples
  * are ticks per call, table 2 samples ticks per DIST_BUFFER bytes. */
 static void measure_cells(struct result *r, unsigned row, struct call_list *cl,
-                          size_t (*prepare)(void *, size_t, size_t), void *arg,
-                          int only)
+                          size_t (*prepare)(void *, size_t, size_t), void *arg, int only)
 {
     unsigned nc = r->ncols, runs = ctx.opt.runs;
     struct cell *cells = &r->cells[row * nc];
@@ -353,12 +348,13 @@ static void measure_cells(struct result *r, unsigned row, struct call_list *cl,
                 if (k > cl->count) /* a new layout may be shorter */
                     k = cl->count;
             }
-            calls_per_pass += (double)cl->count * DIST_BUFFER / (double)cl->cum[cl->count];
+            calls_per_pass +=
+                (double)cl->count * DIST_BUFFER / (double)cl->cum[cl->count];
             double bytes;
-            double ticks = sample(r->f, &r->f->impls[r->cols[c]], cl, k,
-                                  &cursor[c], &bytes);
-            double per = r->table == 1 ? (double)k
-                                       : (bytes > 0 ? bytes / DIST_BUFFER : 1);
+            double ticks =
+                sample(r->f, &r->f->impls[r->cols[c]], cl, k, &cursor[c], &bytes);
+            double per =
+                r->table == 1 ? (double)k : (bytes > 0 ? bytes / DIST_BUFFER : 1);
             cells[c].v[cells[c].n++] = ticks / per;
         }
     }
@@ -379,11 +375,11 @@ static void measure_cells(struct result *r, unsigned row, struct call_list *cl,
 
 struct cmp_data {
     struct call_list *cl;
-    uint32_t *pos;              /* difference of each call, or UINT32_MAX */
+    uint32_t *pos; /* difference of each call, or UINT32_MAX */
     enum data_mode mode;
-    enum dist dist;             /* table 2: the lengths to draw */
-    size_t first, placed;       /* calls first.. (placed of them, cyclic)
-                                   may have a difference */
+    enum dist dist;       /* table 2: the lengths to draw */
+    size_t first, placed; /* calls first.. (placed of them, cyclic)
+                             may have a difference */
 };
 
 static void undo_mismatches(void *arg)
@@ -447,10 +443,8 @@ static int pipe_io(int fd, void *buf, size_t len, int writing)
  * after another one, whatever the batch length (cause not found; see
  * bench/batch.c), so small differences between columns of one process
  * can be an artefact of their order. */
-static void measure_isolated(struct result *r, unsigned row,
-                             struct call_list *cl,
-                             size_t (*prepare)(void *, size_t, size_t),
-                             void *arg)
+static void measure_isolated(struct result *r, unsigned row, struct call_list *cl,
+                             size_t (*prepare)(void *, size_t, size_t), void *arg)
 {
     unsigned nc = r->ncols, runs = ctx.opt.runs;
     struct cell *cells = &r->cells[row * nc];
@@ -501,8 +495,8 @@ static void measure_isolated(struct result *r, unsigned row,
         int status = 0;
         int bad = pipe_io(fd[0], &x->n, sizeof x->n, 0) ||
                   pipe_io(fd[0], &x->calls, sizeof x->calls, 0) ||
-                  pipe_io(fd[0], &x->iters, sizeof x->iters, 0) ||
-                  x->n > runs || pipe_io(fd[0], x->v, x->n * sizeof *x->v, 0);
+                  pipe_io(fd[0], &x->iters, sizeof x->iters, 0) || x->n > runs ||
+                  pipe_io(fd[0], x->v, x->n * sizeof *x->v, 0);
         close(fd[0]);
         waitpid(pid, &status, 0);
         if (bad || !WIFEXITED(status) || WEXITSTATUS(status)) {
@@ -538,8 +532,7 @@ static void fill_random(unsigned char *p, size_t n)
  * --align=A,B (the bases are a + A and b + B). */
 static void fill_equal_pair(unsigned char *a, unsigned char *b, size_t need)
 {
-    size_t shift = ctx.opt.align_a > ctx.opt.align_b ? ctx.opt.align_a
-                                                     : ctx.opt.align_b;
+    size_t shift = ctx.opt.align_a > ctx.opt.align_b ? ctx.opt.align_a : ctx.opt.align_b;
     fill_random(a, need);
     memcpy(b + ctx.opt.align_b, a + ctx.opt.align_a, need - shift);
 }
@@ -548,8 +541,7 @@ static void fill_equal_pair(unsigned char *a, unsigned char *b, size_t need)
 
 static void fixed_layout(size_t n, size_t *stride, size_t *slots)
 {
-    size_t align = ctx.opt.align_a > ctx.opt.align_b ? ctx.opt.align_a
-                                                     : ctx.opt.align_b;
+    size_t align = ctx.opt.align_a > ctx.opt.align_b ? ctx.opt.align_a : ctx.opt.align_b;
     *stride = (n + align + 63) & ~(size_t)63;
     if (*stride == 0)
         *stride = 64;
@@ -602,15 +594,19 @@ void measure_table1(struct result *r)
     }
     need += 4096;
     if (need > UINT32_MAX) {
-        fprintf(stderr, "memlane-bench: a footprint of %zu bytes is too "
-                "large (at most 4G; --help for usage)\n", need);
+        fprintf(stderr,
+                "memlane-bench: a footprint of %zu bytes is too "
+                "large (at most 4G; --help for usage)\n",
+                need);
         exit(2);
     }
     unsigned char *a = bench_alloc(need);
     unsigned char *b = cmp ? bench_alloc(need) : NULL;
     struct call_list cl = {.a_base = a + ctx.opt.align_a,
                            .b_base = cmp ? b + ctx.opt.align_b : NULL,
-                           .a_map = a, .b_map = b, .map_len = need};
+                           .a_map = a,
+                           .b_map = b,
+                           .map_len = need};
     /* Few slots are repeated in the list up to this many calls, so the
      * timed loop runs long stretches (see bench/batch.c). */
     const size_t min_list = 1024;
@@ -653,8 +649,7 @@ void measure_table1(struct result *r)
             r->cells[row * r->ncols + c].supported =
                 impl_supports(&f->impls[r->cols[c]], n, ctx.opt.align_a);
 
-        progress("table 1: %s size %zu (%u/%u)", f->name, n, row + 1,
-                 r->nrows);
+        progress("table 1: %s size %zu (%u/%u)", f->name, n, row + 1, r->nrows);
         struct cmp_data d = {&cl, pos, r->data, DIST_LONG, 0, 0};
         fixed_prepare(&d, 0, cl.count);
         /* Positions are drawn anew before every sample only where the
@@ -738,7 +733,9 @@ void measure_table2(struct result *r)
     size_t cap = 4 * DIST_BUFFER;
     struct call_list cl = {.a_base = a + ctx.opt.align_a,
                            .b_base = cmp ? b + ctx.opt.align_b : NULL,
-                           .a_map = a, .b_map = b, .map_len = need};
+                           .a_map = a,
+                           .b_map = b,
+                           .map_len = need};
     call_list_alloc(&cl, cap);
     uint32_t *pos = malloc(cap * sizeof *pos);
     if (!pos)
@@ -759,8 +756,7 @@ void measure_table2(struct result *r)
                                : impl_supports(im, 1, 1);
         }
 
-        progress("table 2: %s%s (%u/%u)", f->title, dist_name(d), row + 1,
-                 r->nrows);
+        progress("table 2: %s%s (%u/%u)", f->title, dist_name(d), row + 1, r->nrows);
         measure_row(r, row, &cl, dist_prepare, &dd);
         undo_mismatches(&dd);
     }

@@ -69,8 +69,7 @@ struct ranked {
 
 static int cmp_ranked(const void *a, const void *b)
 {
-    return cmp_double(&((const struct ranked *)a)->v,
-                      &((const struct ranked *)b)->v);
+    return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
 /* P(U <= u) for samples of sizes m and n without ties, by counting the
@@ -91,8 +90,8 @@ static double mw_exact_cdf(size_t m, size_t n, size_t u)
         cur[0] = 1; /* k = 0 */
         for (size_t k = 1; k <= n; k++)
             for (size_t v = 0; v <= i * k; v++)
-                cur[k * w + v] = (v >= k ? prev[k * w + v - k] : 0) +
-                                 cur[(k - 1) * w + v];
+                cur[k * w + v] =
+                    (v >= k ? prev[k * w + v - k] : 0) + cur[(k - 1) * w + v];
         double *t = prev;
         prev = cur;
         cur = t;

@@ -8,8 +8,8 @@
 struct summary {
     size_t n;
     double median;
-    double q1, q3;          /* quartiles */
-    double spread;          /* ± as a fraction of the median (see stats.c) */
+    double q1, q3; /* quartiles */
+    double spread; /* ± as a fraction of the median (see stats.c) */
 };
 
 /* Summary of x[0..n) (x is not modified; n may be 0). */

@@ -37,8 +37,8 @@ void *bench_rep_stosq(void *dst, int c, size_t n)
     return dst;
 }
 
-__attribute__((target("avx512f"))) static void *
-store_loop_avx512(void *dst, int c, size_t n)
+__attribute__((target("avx512f"))) static void *store_loop_avx512(void *dst, int c,
+                                                                  size_t n)
 {
     __m512i v = _mm512_set1_epi32((int)((unsigned char)c * 0x01010101u));
     char *p = dst, *end = p + n;
@@ -51,8 +51,8 @@ store_loop_avx512(void *dst, int c, size_t n)
     return dst;
 }
 
-__attribute__((target("avx512f"))) static void *
-nt_store_loop_avx512(void *dst, int c, size_t n)
+__attribute__((target("avx512f"))) static void *nt_store_loop_avx512(void *dst, int c,
+                                                                     size_t n)
 {
     __m512i v = _mm512_set1_epi32((int)((unsigned char)c * 0x01010101u));
     char *p = dst, *end = p + n;
@@ -66,8 +66,7 @@ nt_store_loop_avx512(void *dst, int c, size_t n)
     return dst;
 }
 
-__attribute__((target("avx2"))) static void *
-store_loop_avx2(void *dst, int c, size_t n)
+__attribute__((target("avx2"))) static void *store_loop_avx2(void *dst, int c, size_t n)
 {
     __m256i v = _mm256_set1_epi8((char)c);
     char *p = dst, *end = p + n;
@@ -78,8 +77,8 @@ store_loop_avx2(void *dst, int c, size_t n)
     return dst;
 }
 
-__attribute__((target("avx2"))) static void *
-nt_store_loop_avx2(void *dst, int c, size_t n)
+__attribute__((target("avx2"))) static void *nt_store_loop_avx2(void *dst, int c,
+                                                                size_t n)
 {
     __m256i v = _mm256_set1_epi8((char)c);
     char *p = dst, *end = p + n;

@@ -25,10 +25,7 @@ static inline uint64_t tsc_start(void)
 static inline uint64_t tsc_stop(void)
 {
     unsigned lo, hi, aux;
-    __asm__ volatile("rdtscp\n\tlfence"
-                     : "=a"(lo), "=d"(hi), "=c"(aux)
-                     :
-                     : "memory");
+    __asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
     return ((uint64_t)hi << 32) | lo;
 }
 #define BENCH_HAVE_TSC 1
@@ -47,8 +44,8 @@ static inline uint64_t tsc_start(void)
 
 /* Measured once at start-up (timer.c). */
 struct timer_info {
-    double tsc_ghz;         /* TSC ticks per nanosecond */
-    double overhead;        /* median ticks of an empty tsc_start..tsc_stop */
+    double tsc_ghz;  /* TSC ticks per nanosecond */
+    double overhead; /* median ticks of an empty tsc_start..tsc_stop */
 };
 void timer_init(struct timer_info *t, int quick);
 

@@ -20,8 +20,8 @@ static void ml_cpu_detect(struct ml_cpu *cpu)
 
     if (!__get_cpuid(0, &max_leaf, &vendor_ebx, &c, &d))
         return;
-    cpu->is_intel = vendor_ebx == 0x756e6547;   /* "Genu" */
-    cpu->is_amd = vendor_ebx == 0x68747541;     /* "Auth" */
+    cpu->is_intel = vendor_ebx == 0x756e6547; /* "Genu" */
+    cpu->is_amd = vendor_ebx == 0x68747541;   /* "Auth" */
 
     __cpuid(1, a, b, c, d);
     cpu->sse2 = (d >> 26) & 1;
@@ -55,8 +55,8 @@ static void ml_cpu_detect(struct ml_cpu *cpu)
     if (ext_max >= 0x80000004) {
         unsigned *w = (unsigned *)(void *)cpu->brand;
         for (unsigned leaf = 0; leaf < 3; leaf++)
-            __cpuid(0x80000002 + leaf, w[4 * leaf], w[4 * leaf + 1],
-                    w[4 * leaf + 2], w[4 * leaf + 3]);
+            __cpuid(0x80000002 + leaf, w[4 * leaf], w[4 * leaf + 1], w[4 * leaf + 2],
+                    w[4 * leaf + 3]);
         cpu->brand[48] = 0;
     }
 }
@@ -94,8 +94,7 @@ int ml_level_supported(enum ml_level level)
     case ML_AVX2:
         return c->sse2 && c->avx2 && c->bmi1 && c->bmi2 && c->movbe;
     case ML_AVX512:
-        return ml_level_supported(ML_AVX2) && c->avx512f && c->avx512bw &&
-               c->avx512vl;
+        return ml_level_supported(ML_AVX2) && c->avx512f && c->avx512bw && c->avx512vl;
     default:
         return 0;
     }
@@ -123,7 +122,7 @@ static size_t ml_llc_from_leaf(unsigned leaf)
     for (unsigned sub = 0; sub < 16; sub++) {
         unsigned a, b, c, d;
         __cpuid_count(leaf, sub, a, b, c, d);
-        unsigned type = a & 0x1f;       /* 0 none, 1 data, 2 code, 3 unified */
+        unsigned type = a & 0x1f; /* 0 none, 1 data, 2 code, 3 unified */
         if (type == 0)
             break;
         if (type == 2)
@@ -154,14 +153,14 @@ size_t ml_cpu_llc_bytes(void)
         size_t size = 0;
         if (ext_max >= 0x8000001d) {
             __cpuid(0x80000001, a, b, c, d);
-            if ((c >> 22) & 1)          /* topology extensions */
+            if ((c >> 22) & 1) /* topology extensions */
                 size = ml_llc_from_leaf(0x8000001d);
         }
         if (!size && ext_max >= 0x80000006) {
             __cpuid(0x80000006, a, b, c, d);
-            size = (size_t)(d >> 18) * 512 * 1024;  /* L3 in 512 KiB units */
+            size = (size_t)(d >> 18) * 512 * 1024; /* L3 in 512 KiB units */
             if (!size)
-                size = (size_t)(c >> 16) * 1024;    /* else L2, in KiB */
+                size = (size_t)(c >> 16) * 1024; /* else L2, in KiB */
         }
         return size;
     }

@@ -9,26 +9,24 @@
 
 struct ml_cpu {
     unsigned sse2 : 1;
-    unsigned avx2 : 1;        /* CPUID bit and OS-enabled YMM state */
+    unsigned avx2 : 1; /* CPUID bit and OS-enabled YMM state */
     unsigned bmi1 : 1;
     unsigned bmi2 : 1;
     unsigned movbe : 1;
-    unsigned avx512f : 1;     /* CPUID bit and OS-enabled ZMM/opmask state */
+    unsigned avx512f : 1; /* CPUID bit and OS-enabled ZMM/opmask state */
     unsigned avx512bw : 1;
     unsigned avx512vl : 1;
-    unsigned erms : 1;        /* enhanced rep movsb/stosb */
-    unsigned fsrm : 1;        /* fast short rep movsb */
-    unsigned fsrs : 1;        /* fast short rep stosb */
+    unsigned erms : 1; /* enhanced rep movsb/stosb */
+    unsigned fsrm : 1; /* fast short rep movsb */
+    unsigned fsrs : 1; /* fast short rep stosb */
     unsigned is_intel : 1;
     unsigned is_amd : 1;
-    char brand[49];           /* processor brand string, "" if unknown */
+    char brand[49]; /* processor brand string, "" if unknown */
 };
 
 /* The features of this CPU (computed on first use; thread-safe: every
  * caller computes the same value). */
 ML_HIDDEN const struct ml_cpu *ml_cpu(void);
-
-
 
 /* Size in bytes of the last-level data or unified cache (CPUID leaf 4 on
  * Intel, 0x8000001D on AMD, 0x80000006 as AMD's fallback); 0 if unknown.

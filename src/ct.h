@@ -41,7 +41,8 @@ static inline __attribute__((__always_inline__)) uint64_t ml_ct_lt(uint64_t x, u
 }
 
 /* mask ? a : b, for mask all ones or zero. */
-static inline __attribute__((__always_inline__)) uint64_t ml_ct_select(uint64_t mask, uint64_t a, uint64_t b)
+static inline __attribute__((__always_inline__)) uint64_t
+ml_ct_select(uint64_t mask, uint64_t a, uint64_t b)
 {
     return (a & mask) | (b & ~mask);
 }
@@ -60,11 +61,12 @@ static inline __attribute__((__always_inline__)) uint64_t ml_ct_nonzero_bytes(ui
  * and comparing the words as integers gives its order, since the lower
  * bytes are equal.
  */
-static inline __attribute__((__always_inline__)) uint64_t ml_ct_cmp_words_le(uint64_t x, uint64_t y)
+static inline __attribute__((__always_inline__)) uint64_t ml_ct_cmp_words_le(uint64_t x,
+                                                                             uint64_t y)
 {
     uint64_t hi = ml_ct_nonzero_bytes(x ^ y);
-    uint64_t first = hi & (0 - hi);           /* bit 8k+7 of first diff */
-    uint64_t keep = first | (first - 1);      /* bytes 0..k */
+    uint64_t first = hi & (0 - hi);      /* bit 8k+7 of first diff */
+    uint64_t keep = first | (first - 1); /* bytes 0..k */
     uint64_t differ = ml_ct_mask_nonzero(hi);
     uint64_t lt = ml_ct_lt(x & keep, y & keep);
     return (1 - 2 * lt) & differ;

@@ -70,8 +70,8 @@ ML_CT_INLINE int64_t ml_ct_sign_gl64(uint64_t g, uint64_t l)
  * may compile ?: to a branch, and the and/andn/or form costs three times
  * the instructions in the loops that select once per 64 bytes.
  */
-ML_CT_INLINE void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new,
-                                  uint64_t *l, uint64_t l_new)
+ML_CT_INLINE void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new, uint64_t *l,
+                                 uint64_t l_new)
 {
     __asm__("test %2, %2\n\tcmovnz %3, %0\n\tcmovnz %4, %1"
             : "+r"(*d), "+r"(*l)

@@ -53,15 +53,12 @@ static const struct ml_variant timingsafe_memcmp_variants[] = {
 enum { F_MEMSET, F_MEMCMP, F_BCMP, F_TS_BCMP, F_TS_MEMCMP, F_COUNT };
 
 static const struct ml_function functions[F_COUNT] = {
-    [F_MEMSET] = {"memset", ML_KIND_SET, memset_variants,
-                  ML_COUNT(memset_variants)},
-    [F_MEMCMP] = {"memcmp", ML_KIND_CMP, memcmp_variants,
-                  ML_COUNT(memcmp_variants)},
+    [F_MEMSET] = {"memset", ML_KIND_SET, memset_variants, ML_COUNT(memset_variants)},
+    [F_MEMCMP] = {"memcmp", ML_KIND_CMP, memcmp_variants, ML_COUNT(memcmp_variants)},
     [F_BCMP] = {"bcmp", ML_KIND_CMP, bcmp_variants, ML_COUNT(bcmp_variants)},
     [F_TS_BCMP] = {"timingsafe_bcmp", ML_KIND_CMP, timingsafe_bcmp_variants,
                    ML_COUNT(timingsafe_bcmp_variants)},
-    [F_TS_MEMCMP] = {"timingsafe_memcmp", ML_KIND_CMP,
-                     timingsafe_memcmp_variants,
+    [F_TS_MEMCMP] = {"timingsafe_memcmp", ML_KIND_CMP, timingsafe_memcmp_variants,
                      ML_COUNT(timingsafe_memcmp_variants)},
 };
 
@@ -143,8 +140,7 @@ static unsigned pick(const struct ml_function *f, enum ml_level cap)
 {
     unsigned best = 0; /* the generic variant, always first */
     for (unsigned i = 0; i < f->nvariants; i++)
-        if (f->variants[i].level <= cap &&
-            ml_level_supported(f->variants[i].level))
+        if (f->variants[i].level <= cap && ml_level_supported(f->variants[i].level))
             best = i;
     return best;
 }
@@ -178,19 +174,26 @@ static void ml_select(void)
 
     for (unsigned i = 0; i < F_COUNT; i++)
         selected[i] = (unsigned char)pick(&functions[i], cap);
-    __atomic_store_n(&memset_ptr, functions[F_MEMSET].variants[selected[F_MEMSET]].fn.set, __ATOMIC_RELAXED);
-    __atomic_store_n(&memcmp_ptr, functions[F_MEMCMP].variants[selected[F_MEMCMP]].fn.cmp, __ATOMIC_RELAXED);
-    __atomic_store_n(&bcmp_ptr, functions[F_BCMP].variants[selected[F_BCMP]].fn.cmp, __ATOMIC_RELAXED);
-    __atomic_store_n(&ts_bcmp_ptr, functions[F_TS_BCMP].variants[selected[F_TS_BCMP]].fn.cmp, __ATOMIC_RELAXED);
-    __atomic_store_n(&ts_memcmp_ptr, functions[F_TS_MEMCMP].variants[selected[F_TS_MEMCMP]].fn.cmp, __ATOMIC_RELAXED);
+    __atomic_store_n(&memset_ptr, functions[F_MEMSET].variants[selected[F_MEMSET]].fn.set,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&memcmp_ptr, functions[F_MEMCMP].variants[selected[F_MEMCMP]].fn.cmp,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&bcmp_ptr, functions[F_BCMP].variants[selected[F_BCMP]].fn.cmp,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&ts_bcmp_ptr,
+                     functions[F_TS_BCMP].variants[selected[F_TS_BCMP]].fn.cmp,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&ts_memcmp_ptr,
+                     functions[F_TS_MEMCMP].variants[selected[F_TS_MEMCMP]].fn.cmp,
+                     __ATOMIC_RELAXED);
 
     /* Only the thread that publishes the level prints the warning. */
     int unset = -1;
     if (__atomic_compare_exchange_n(&selected_level, &unset, (int)cap, 0,
                                     __ATOMIC_RELEASE, __ATOMIC_ACQUIRE) &&
         why) {
-        const char *line[] = {"memlane: MEMLANE_ARCH=\"", want, why,
-                              level_names[cap], "\n"};
+        const char *line[] = {"memlane: MEMLANE_ARCH=\"", want, why, level_names[cap],
+                              "\n"};
         ml_warn(line, 5);
     }
 }

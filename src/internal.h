@@ -14,9 +14,9 @@
 /* x86-64 levels, in increasing order; generic is the portable C. */
 enum ml_level {
     ML_GENERIC = 0,
-    ML_SSE2,    /* x86-64 baseline */
-    ML_AVX2,    /* AVX2 + BMI1 + BMI2 + MOVBE, OS-enabled YMM state */
-    ML_AVX512,  /* the above + AVX-512 F/BW/VL, OS-enabled ZMM state */
+    ML_SSE2,   /* x86-64 baseline */
+    ML_AVX2,   /* AVX2 + BMI1 + BMI2 + MOVBE, OS-enabled YMM state */
+    ML_AVX512, /* the above + AVX-512 F/BW/VL, OS-enabled ZMM state */
     ML_NLEVELS
 };
 
@@ -26,7 +26,7 @@ typedef int (*ml_cmp_fn)(const void *a, const void *b, size_t n);
 enum ml_kind { ML_KIND_SET, ML_KIND_CMP };
 
 struct ml_variant {
-    const char *name;       /* "generic", "sse2", ... */
+    const char *name; /* "generic", "sse2", ... */
     enum ml_level level;
     union {
         ml_set_fn set;
@@ -35,9 +35,9 @@ struct ml_variant {
 };
 
 struct ml_function {
-    const char *name;       /* "memset", "memcmp", ... */
+    const char *name; /* "memset", "memcmp", ... */
     enum ml_kind kind;
-    const struct ml_variant *variants;  /* ascending level */
+    const struct ml_variant *variants; /* ascending level */
     unsigned nvariants;
 };
 

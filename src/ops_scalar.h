@@ -15,21 +15,57 @@ typedef uint16_t ml_u16u __attribute__((__may_alias__, __aligned__(1)));
 typedef uint32_t ml_u32u __attribute__((__may_alias__, __aligned__(1)));
 typedef uint64_t ml_u64u __attribute__((__may_alias__, __aligned__(1)));
 
-static inline __attribute__((__always_inline__)) uint16_t ml_load16(const void *p) { return *(const ml_u16u *)p; }
-static inline __attribute__((__always_inline__)) uint32_t ml_load32(const void *p) { return *(const ml_u32u *)p; }
-static inline __attribute__((__always_inline__)) uint64_t ml_load64(const void *p) { return *(const ml_u64u *)p; }
-static inline __attribute__((__always_inline__)) void ml_store16(void *p, uint16_t v) { *(ml_u16u *)p = v; }
-static inline __attribute__((__always_inline__)) void ml_store32(void *p, uint32_t v) { *(ml_u32u *)p = v; }
-static inline __attribute__((__always_inline__)) void ml_store64(void *p, uint64_t v) { *(ml_u64u *)p = v; }
+static inline __attribute__((__always_inline__)) uint16_t ml_load16(const void *p)
+{
+    return *(const ml_u16u *)p;
+}
+static inline __attribute__((__always_inline__)) uint32_t ml_load32(const void *p)
+{
+    return *(const ml_u32u *)p;
+}
+static inline __attribute__((__always_inline__)) uint64_t ml_load64(const void *p)
+{
+    return *(const ml_u64u *)p;
+}
+static inline __attribute__((__always_inline__)) void ml_store16(void *p, uint16_t v)
+{
+    *(ml_u16u *)p = v;
+}
+static inline __attribute__((__always_inline__)) void ml_store32(void *p, uint32_t v)
+{
+    *(ml_u32u *)p = v;
+}
+static inline __attribute__((__always_inline__)) void ml_store64(void *p, uint64_t v)
+{
+    *(ml_u64u *)p = v;
+}
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-static inline __attribute__((__always_inline__)) uint16_t ml_load16le(const void *p) { return __builtin_bswap16(ml_load16(p)); }
-static inline __attribute__((__always_inline__)) uint32_t ml_load32le(const void *p) { return __builtin_bswap32(ml_load32(p)); }
-static inline __attribute__((__always_inline__)) uint64_t ml_load64le(const void *p) { return __builtin_bswap64(ml_load64(p)); }
+static inline __attribute__((__always_inline__)) uint16_t ml_load16le(const void *p)
+{
+    return __builtin_bswap16(ml_load16(p));
+}
+static inline __attribute__((__always_inline__)) uint32_t ml_load32le(const void *p)
+{
+    return __builtin_bswap32(ml_load32(p));
+}
+static inline __attribute__((__always_inline__)) uint64_t ml_load64le(const void *p)
+{
+    return __builtin_bswap64(ml_load64(p));
+}
 #else
-static inline __attribute__((__always_inline__)) uint16_t ml_load16le(const void *p) { return ml_load16(p); }
-static inline __attribute__((__always_inline__)) uint32_t ml_load32le(const void *p) { return ml_load32(p); }
-static inline __attribute__((__always_inline__)) uint64_t ml_load64le(const void *p) { return ml_load64(p); }
+static inline __attribute__((__always_inline__)) uint16_t ml_load16le(const void *p)
+{
+    return ml_load16(p);
+}
+static inline __attribute__((__always_inline__)) uint32_t ml_load32le(const void *p)
+{
+    return ml_load32(p);
+}
+static inline __attribute__((__always_inline__)) uint64_t ml_load64le(const void *p)
+{
+    return ml_load64(p);
+}
 #endif
 
 /* The byte c repeated in every byte of a word. */
@@ -46,7 +82,8 @@ static inline __attribute__((__always_inline__)) uint64_t ml_splat8(int c)
  * there, so comparisons on composed words give memcmp's answer.  Control
  * flow depends on n only.
  */
-static inline __attribute__((__always_inline__)) uint64_t ml_load_upto8le(const unsigned char *p, size_t n)
+static inline __attribute__((__always_inline__)) uint64_t
+ml_load_upto8le(const unsigned char *p, size_t n)
 {
     if (n >= 8)
         return ml_load64le(p);

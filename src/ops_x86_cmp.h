@@ -38,8 +38,7 @@
 /* ---- results ---- */
 
 /* p[i] - q[i] as unsigned bytes: the memcmp result once i is known. */
-static inline int ml_diff_at(const unsigned char *p, const unsigned char *q,
-                             size_t i)
+static inline int ml_diff_at(const unsigned char *p, const unsigned char *q, size_t i)
 {
     return (int)p[i] - (int)q[i];
 }
@@ -120,8 +119,7 @@ static inline int ml_memcmp_upto16(const unsigned char *p, const unsigned char *
 }
 
 /* bcmp of n <= 16 bytes: nonzero iff they differ. */
-static inline int ml_bcmp_upto16(const unsigned char *p, const unsigned char *q,
-                                 size_t n)
+static inline int ml_bcmp_upto16(const unsigned char *p, const unsigned char *q, size_t n)
 {
     if (n >= 8)
         return ((ml_load64(p) ^ ml_load64(q)) |

@@ -55,8 +55,8 @@
  * Measured on Zen 4 against the compare ladder it replaced: fixed sizes
  * 0.85-1.13x glibc became >= 1.12x; Short 0.35 -> 0.44, Mid 0.68 -> 0.75.
  */
-static inline __attribute__((always_inline)) void
-ml_set_upto64_sse(unsigned char *d, size_t n, __m128i x)
+static inline __attribute__((always_inline)) void ml_set_upto64_sse(unsigned char *d,
+                                                                    size_t n, __m128i x)
 {
     if (n >= 16) {
         size_t t = n - 16;
@@ -85,13 +85,10 @@ ml_set_upto64_sse(unsigned char *d, size_t n, __m128i x)
 /* rep stosb: dst in rdi, count in rcx, byte in al.  Inline asm because C
  * has no intrinsic that guarantees the string instruction itself (the
  * compiler would be free to turn a loop into a call to memset). */
-static inline __attribute__((always_inline)) void
-mls_rep_stosb(unsigned char *d, int c, size_t n)
+static inline __attribute__((always_inline)) void mls_rep_stosb(unsigned char *d, int c,
+                                                                size_t n)
 {
-    __asm__ volatile("rep stosb"
-                     : "+D"(d), "+c"(n)
-                     : "a"(c)
-                     : "memory");
+    __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
 }
 
 #endif /* MEMLANE_OPS_X86_STORE_H */
@@ -149,7 +146,7 @@ MLS_INLINE void mls_loop_and_tail(unsigned char *d, size_t n, MLS_VEC v)
         MLS_STOREA(p + 2 * MLS_W, v);
         MLS_STOREA(p + 3 * MLS_W, v);
     }
-    size_t left = (size_t)(e - p);          /* 1 .. 4W */
+    size_t left = (size_t)(e - p); /* 1 .. 4W */
     if (left > MLS_W) {
         MLS_STOREA(p, v);
         if (left > 2 * MLS_W) {
@@ -208,8 +205,9 @@ MLS_INLINE void mls_masked_lines_upto128(unsigned char *d, size_t n, MLS_VEC v)
         return;
     unsigned skip = (unsigned)((uintptr_t)d & 63);
     unsigned char *line = d - skip;
-    size_t end = skip + n;                  /* 1 .. 191 bytes from line */
-    MLS_STORE_MASKED(line, _bzhi_u64(~0ull, (unsigned)(end < 64 ? end : 64)) & (~0ull << skip), v);
+    size_t end = skip + n; /* 1 .. 191 bytes from line */
+    MLS_STORE_MASKED(
+        line, _bzhi_u64(~0ull, (unsigned)(end < 64 ? end : 64)) & (~0ull << skip), v);
     if (end > 64)
         MLS_STORE_MASKED(line + 64, _bzhi_u64(~0ull, (unsigned)(end - 64)), v);
     if (end > 128)
@@ -239,7 +237,7 @@ MLS_INLINE void mls_masked_loop(unsigned char *d, size_t n, MLS_VEC v)
         MLS_STOREA(p + 2 * 64, v);
         MLS_STOREA(p + 3 * 64, v);
     }
-    size_t full = (size_t)(last - p);       /* whole lines left: 0 .. 3 */
+    size_t full = (size_t)(last - p); /* whole lines left: 0 .. 3 */
     if (full) {
         MLS_STOREA(p, v);
         if (full > 64) {
@@ -259,8 +257,7 @@ MLS_INLINE void mls_masked_loop(unsigned char *d, size_t n, MLS_VEC v)
  * argument would make the caller realign its stack and keep a frame on
  * every path, small sizes included.  Needs MLS_SPLAT(c) and MLS_LOOP.
  */
-static __attribute__((noinline)) void *mls_set_large(unsigned char *d, int c,
-                                                     size_t n)
+static __attribute__((noinline)) void *mls_set_large(unsigned char *d, int c, size_t n)
 {
     const struct ml_memset_tunables *t = ml_memset_tunables();
     MLS_VEC v = MLS_SPLAT(c);

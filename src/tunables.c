@@ -37,10 +37,20 @@ int ml_parse_size(const char *s, size_t *out)
     }
     unsigned shift = 0;
     switch (*s | 0x20) {
-    case 'k': shift = 10; s++; break;
-    case 'm': shift = 20; s++; break;
-    case 'g': shift = 30; s++; break;
-    default: break;
+    case 'k':
+        shift = 10;
+        s++;
+        break;
+    case 'm':
+        shift = 20;
+        s++;
+        break;
+    case 'g':
+        shift = 30;
+        s++;
+        break;
+    default:
+        break;
     }
     /* optional "B" or, after a unit, "iB" */
     if (shift && (s[0] | 0x20) == 'i' && (s[1] | 0x20) == 'b')
@@ -55,8 +65,7 @@ int ml_parse_size(const char *s, size_t *out)
     return 0;
 }
 
-void ml_tunables_defaults(const struct ml_tun_cpu *cpu,
-                          struct ml_memset_tunables *out)
+void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunables *out)
 {
     /* See docs/memset-tuning.md for the measurements behind these. */
     /* Non-temporal stores from half the LLC: on Zen 4 (32 MiB L3) a
@@ -66,7 +75,7 @@ void ml_tunables_defaults(const struct ml_tun_cpu *cpu,
 
     size_t rep = ML_THRESHOLD_OFF;
     if (cpu->is_intel && cpu->erms)
-        rep = 2048;     /* glibc's default for Intel ERMS parts (not measured here) */
+        rep = 2048; /* glibc's default for Intel ERMS parts (not measured here) */
     else if (cpu->is_amd)
         /* Zen 4 (ERMS, FSRM): rep stosb never beats the aligned vector loop
          * below the NT threshold, but beats it by 1.5-2x beyond the LLC:
@@ -106,7 +115,7 @@ void ml_tunables_init(void)
 {
     static int claimed;
     const struct ml_cpu *c = ml_cpu();
-    struct ml_tun_cpu tc;   /* field by field: no memset call */
+    struct ml_tun_cpu tc; /* field by field: no memset call */
     tc.is_intel = c->is_intel;
     tc.is_amd = c->is_amd;
     tc.erms = c->erms;
@@ -136,7 +145,4 @@ void ml_tunables_init(void)
 
 /* At start-up, so that a warning appears then and not mid-run; always,
  * so that values computed before environ existed are replaced. */
-__attribute__((constructor)) static void ml_tunables_ctor(void)
-{
-    ml_tunables_init();
-}
+__attribute__((constructor)) static void ml_tunables_ctor(void) { ml_tunables_init(); }

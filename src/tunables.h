@@ -16,10 +16,10 @@
 #define ML_THRESHOLD_OFF SIZE_MAX
 
 struct ml_memset_tunables {
-    size_t rep_stosb;   /* rep stosb for n >= this (and n < nt) */
-    size_t nt;          /* non-temporal stores for n >= this */
-    size_t special;     /* min(rep_stosb, nt), 0 until initialised: the one
-                           compare in the hot path */
+    size_t rep_stosb; /* rep stosb for n >= this (and n < nt) */
+    size_t nt;        /* non-temporal stores for n >= this */
+    size_t special;   /* min(rep_stosb, nt), 0 until initialised: the one
+                         compare in the hot path */
 };
 
 ML_HIDDEN extern struct ml_memset_tunables ml_memset_tun;

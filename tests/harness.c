@@ -18,13 +18,12 @@ int guarded_init(struct guarded *g, size_t usable)
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t body = (usable + page - 1) / page * page;
     g->map_len = body + 2 * page;
-    g->map = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    g->map = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                  -1, 0);
     if (g->map == MAP_FAILED)
         return -1;
     unsigned char *base = g->map;
-    if (mprotect(base, page, PROT_NONE) ||
-        mprotect(base + page + body, page, PROT_NONE))
+    if (mprotect(base, page, PROT_NONE) || mprotect(base + page + body, page, PROT_NONE))
         return -1;
     g->lo = base + page;
     g->hi = base + page + body;

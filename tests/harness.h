@@ -17,13 +17,16 @@ struct guarded {
 int guarded_init(struct guarded *g, size_t usable);
 void guarded_free(struct guarded *g);
 /* n bytes flush against the trailing guard page / the leading one. */
-static inline unsigned char *at_end(const struct guarded *g, size_t n) { return g->hi - n; }
+static inline unsigned char *at_end(const struct guarded *g, size_t n)
+{
+    return g->hi - n;
+}
 static inline unsigned char *at_start(const struct guarded *g) { return g->lo; }
 
 /* One implementation under test: a variant, or the public entry point. */
 struct impl {
     const char *function;
-    const char *variant;     /* variant name, or "dispatch" */
+    const char *variant; /* variant name, or "dispatch" */
     enum ml_kind kind;
     union {
         ml_set_fn set;

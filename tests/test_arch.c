@@ -11,8 +11,7 @@
 #include "memlane.h"
 
 static const char *const public_names[] = {
-    "memset", "memcmp", "bcmp", "timingsafe_bcmp", "timingsafe_memcmp",
-    "memset_explicit",
+    "memset", "memcmp", "bcmp", "timingsafe_bcmp", "timingsafe_memcmp", "memset_explicit",
 };
 #define NPUBLIC (sizeof public_names / sizeof public_names[0])
 
@@ -28,17 +27,16 @@ int arch_probe(void)
     y[39] = 9;
     int ok = memlane_memcmp(x, y, 40) == -2 && memlane_bcmp(x, y, 40) &&
              memlane_timingsafe_bcmp(x, y, 40) == 1 &&
-             memlane_timingsafe_memcmp(y, x, 40) == 1 &&
-             memlane_memcmp(x, y, 39) == 0 && memlane_active("nope") == NULL &&
-             memlane_active(NULL) == NULL;
+             memlane_timingsafe_memcmp(y, x, 40) == 1 && memlane_memcmp(x, y, 39) == 0 &&
+             memlane_active("nope") == NULL && memlane_active(NULL) == NULL;
     printf("calls %s\n", ok ? "ok" : "wrong");
     return ok ? 0 : 1;
 }
 
 /* Run `self --arch-probe` with MEMLANE_ARCH=value (unset if NULL); collect
  * its stdout and stderr. */
-static int run_probe(const char *self, const char *value, char *out,
-                     size_t outlen, char *err, size_t errlen)
+static int run_probe(const char *self, const char *value, char *out, size_t outlen,
+                     char *err, size_t errlen)
 {
     int po[2], pe[2];
     out[0] = err[0] = 0;
@@ -95,8 +93,8 @@ static size_t count_lines(const char *s)
 
 void suite_arch(const char *self)
 {
-    static const char *const values[] = {NULL, "", "generic", "sse2", "avx2",
-                                         "avx512", "bogus", "AVX2", "avx1024"};
+    static const char *const values[] = {NULL,     "",      "generic", "sse2",   "avx2",
+                                         "avx512", "bogus", "AVX2",    "avx1024"};
     enum ml_level best = ml_cpu_level();
 
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
@@ -122,17 +120,20 @@ void suite_arch(const char *self)
             fail("entry points misbehave under this setting: %s", out);
 
         for (size_t k = 0; k < NPUBLIC; k++) {
-            const char *fname = strcmp(public_names[k], "memset_explicit") ? public_names[k] : "memset";
+            const char *fname =
+                strcmp(public_names[k], "memset_explicit") ? public_names[k] : "memset";
             const struct ml_function *f = ml_function_find(fname);
             char want[128];
-            snprintf(want, sizeof want, "%s %s\n", public_names[k], expected_variant(f, cap));
+            snprintf(want, sizeof want, "%s %s\n", public_names[k],
+                     expected_variant(f, cap));
             if (!strstr(out, want))
                 fail("want \"%.*s\" (cap %s) in: %s", (int)strlen(want) - 1, want,
                      ml_level_name(cap), out);
             /* And never a variant above the cap. */
             for (unsigned v = 0; v < f->nvariants; v++) {
                 char line[128];
-                snprintf(line, sizeof line, "%s %s\n", public_names[k], f->variants[v].name);
+                snprintf(line, sizeof line, "%s %s\n", public_names[k],
+                         f->variants[v].name);
                 if (f->variants[v].level > cap && strstr(out, line))
                     fail("%s uses %s above cap %s", public_names[k], f->variants[v].name,
                          ml_level_name(cap));

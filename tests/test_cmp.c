@@ -17,28 +17,30 @@ static void setup_pair(unsigned char *a, unsigned char *b, size_t n)
 {
     unsigned char *alo = a - 64 < g_a.lo ? g_a.lo : a - 64;
     unsigned char *blo = b - 64 < g_b.lo ? g_b.lo : b - 64;
-    size_t before = (size_t)(a - alo) < (size_t)(b - blo) ? (size_t)(a - alo) : (size_t)(b - blo);
+    size_t before =
+        (size_t)(a - alo) < (size_t)(b - blo) ? (size_t)(a - alo) : (size_t)(b - blo);
     size_t after_a = (size_t)(g_a.hi - (a + n)), after_b = (size_t)(g_b.hi - (b + n));
     size_t after = after_a < after_b ? after_a : after_b;
     if (after > 64)
         after = 64;
     rnd_fill(a - before, before + n + after);
     for (size_t i = 0; i < before; i++)
-        b[(ptrdiff_t)i - (ptrdiff_t)before] = (unsigned char)~a[(ptrdiff_t)i - (ptrdiff_t)before];
+        b[(ptrdiff_t)i - (ptrdiff_t)before] =
+            (unsigned char)~a[(ptrdiff_t)i - (ptrdiff_t)before];
     memcpy(b, a, n);
     for (size_t i = 0; i < after; i++)
         b[n + i] = (unsigned char)~a[n + i];
 }
 
-static void check(const struct impl *im, const unsigned char *a,
-                  const unsigned char *b, size_t n, long pos, const char *what)
+static void check(const struct impl *im, const unsigned char *a, const unsigned char *b,
+                  size_t n, long pos, const char *what)
 {
     int want = ref_memcmp(a, b, n);
     cur_n = n, cur_align_a = align64(a), cur_align_b = align64(b);
     int got = im->fn.cmp(a, b, n);
     if (!cmp_result_ok(im->function, got, want))
-        fail("%s: n=%zu align a=%zu b=%zu first diff pos=%ld: got %d, memcmp is %d",
-             what, n, align64(a), align64(b), pos, got, want);
+        fail("%s: n=%zu align a=%zu b=%zu first diff pos=%ld: got %d, memcmp is %d", what,
+             n, align64(a), align64(b), pos, got, want);
 }
 
 /* Equal inputs, and one difference at the first, middle, last and a
@@ -61,8 +63,8 @@ static void check_len(const struct impl *im, unsigned char *a, unsigned char *b,
 }
 
 static const size_t big_sizes[] = {
-    1025, 1535, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8192, 8193,
-    16383, 16384, 16385, 32768, 65535, 65536, 65537, 131072, 262144,
+    1025,   1535,    2047,    2048,    2049,    4095,    4096,    4097,    8191,   8192,
+    8193,   16383,   16384,   16385,   32768,   65535,   65536,   65537,   131072, 262144,
     524288, 1048575, 1048576, 1048577, 2097152, 4194303, 4194304, 4194305,
 };
 #define NBIG (sizeof big_sizes / sizeof big_sizes[0])
@@ -73,7 +75,8 @@ static void lengths(const struct impl *im)
     for (size_t n = 0; n <= 1024; n++)
         check_len(im, at_end(&g_a, n), at_end(&g_b, n), n);
     for (size_t k = 0; k < NBIG; k++)
-        check_len(im, at_end(&g_a, big_sizes[k]), at_end(&g_b, big_sizes[k]), big_sizes[k]);
+        check_len(im, at_end(&g_a, big_sizes[k]), at_end(&g_b, big_sizes[k]),
+                  big_sizes[k]);
     case_end();
 
     case_begin("lengths/guard-start", im);
@@ -108,7 +111,8 @@ static void mismatch(const struct impl *im, int layout)
                         unsigned char ka2 = a[pos2], kb2 = b[pos2];
                         a[pos2] = tricky[y];
                         b[pos2] = tricky[x];
-                        check(im, a, b, n, (long)pos, "tricky bytes + later opposite diff");
+                        check(im, a, b, n, (long)pos,
+                              "tricky bytes + later opposite diff");
                         a[pos2] = ka2;
                         b[pos2] = kb2;
                     }

@@ -24,7 +24,6 @@ static inline int differ_65_128(const unsigned char *p, const unsigned char *q, 
     return !_kortestz_mask64_u8(ml_ne64(p, q), ml_ne64(p + n - 64, q + n - 64));
 }
 
-
 /* The first 129..256 bytes of a call: the first 32 bytes alone first, so
  * inputs that differ at once read little (see memcmp/avx512.c). */
 static inline int differ_first_129_256(const unsigned char *p, const unsigned char *q,
@@ -32,7 +31,8 @@ static inline int differ_first_129_256(const unsigned char *p, const unsigned ch
 {
     if (ml_ne32k(p, q))
         return 1;
-    return !_kortestz_mask64_u8(ml_ne32k(p + 32, q + 32), ml_nz64(xor3(p, q, 64, n - 128, n - 64)));
+    return !_kortestz_mask64_u8(ml_ne32k(p + 32, q + 32),
+                                ml_nz64(xor3(p, q, 64, n - 128, n - 64)));
 }
 
 /* OR of the XORs of four 32-byte vectors. */
@@ -70,7 +70,8 @@ static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
     return ml_nz32k(xor4y(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
 }
 
-__attribute__((aligned(64))) int memlane_bcmp_avx512(const void *a, const void *b, size_t n)
+__attribute__((aligned(64))) int memlane_bcmp_avx512(const void *a, const void *b,
+                                                     size_t n)
 {
     const unsigned char *p = a, *q = b;
 

@@ -13,8 +13,9 @@
 static inline int any4(const unsigned char *p, const unsigned char *q, size_t o0,
                        size_t o1, size_t o2, size_t o3)
 {
-    __m128i x = _mm_or_si128(_mm_or_si128(ml_xor16(p + o0, q + o0), ml_xor16(p + o1, q + o1)),
-                             _mm_or_si128(ml_xor16(p + o2, q + o2), ml_xor16(p + o3, q + o3)));
+    __m128i x =
+        _mm_or_si128(_mm_or_si128(ml_xor16(p + o0, q + o0), ml_xor16(p + o1, q + o1)),
+                     _mm_or_si128(ml_xor16(p + o2, q + o2), ml_xor16(p + o3, q + o3)));
     return ml_nz16(x) != 0;
 }
 

@@ -28,11 +28,13 @@ static inline int differ4(const unsigned char *p, const unsigned char *q, size_t
     __m256i any = _mm256_or_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x2, x3));
     if (ML_LIKELY(!ml_any32(any)))
         return 0;
-    *at = ml_first_of4(ml_nz32(x0), o0, ml_nz32(x1), o1, ml_nz32(x2), o2, ml_nz32(x3), o3);
+    *at =
+        ml_first_of4(ml_nz32(x0), o0, ml_nz32(x1), o1, ml_nz32(x2), o2, ml_nz32(x3), o3);
     return 1;
 }
 
-__attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *b, size_t n)
+__attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *b,
+                                                     size_t n)
 {
     const unsigned char *p = a, *q = b;
 
@@ -68,8 +70,9 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
         __m256i x3 = ml_xor32(p + i + 96, q + i + 96);
         __m256i any = _mm256_or_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x2, x3));
         if (ML_UNLIKELY(ml_any32(any)))
-            return ml_diff_at(p, q, ml_first_of4(ml_nz32(x0), i, ml_nz32(x1), i + 32,
-                                                 ml_nz32(x2), i + 64, ml_nz32(x3), i + 96));
+            return ml_diff_at(p, q,
+                              ml_first_of4(ml_nz32(x0), i, ml_nz32(x1), i + 32,
+                                           ml_nz32(x2), i + 64, ml_nz32(x3), i + 96));
     }
     /* The last 1..128 bytes: as few vectors as cover them, ending at n. */
     size_t rest = n - i;

@@ -28,8 +28,8 @@ static inline int differ4y(const unsigned char *p, const unsigned char *q, size_
     __m256i x2 = ml_xor32(p + o2, q + o2), x3 = ml_xor32(p + o3, q + o3);
     if (ML_LIKELY(ml_nz32k(ml_or4_256(x0, x1, x2, x3)) == 0))
         return 0;
-    *at = ml_first_of4(ml_nz32k(x0), o0, ml_nz32k(x1), o1, ml_nz32k(x2), o2,
-                       ml_nz32k(x3), o3);
+    *at = ml_first_of4(ml_nz32k(x0), o0, ml_nz32k(x1), o1, ml_nz32k(x2), o2, ml_nz32k(x3),
+                       o3);
     return 1;
 }
 
@@ -75,7 +75,8 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
         m = ml_ne32x2k(p + n - 64, q + n - 64);
         return m ? ml_diff_at(p, q, n - 64 + ml_ctz64(m)) : 0;
     }
-    return differ4y(p, q, n - 128, n - 96, n - 64, n - 32, &at) ? ml_diff_at(p, q, at) : 0;
+    return differ4y(p, q, n - 128, n - 96, n - 64, n - 32, &at) ? ml_diff_at(p, q, at)
+                                                                : 0;
 }
 
 /*
@@ -129,7 +130,8 @@ static inline int differ_129_256(const unsigned char *p, const unsigned char *q,
     return 1;
 }
 
-__attribute__((aligned(64))) int memlane_memcmp_avx512(const void *a, const void *b, size_t n)
+__attribute__((aligned(64))) int memlane_memcmp_avx512(const void *a, const void *b,
+                                                       size_t n)
 {
     const unsigned char *p = a, *q = b;
     uint64_t m;

@@ -27,11 +27,13 @@ static inline int differ4(const unsigned char *p, const unsigned char *q, size_t
     __m128i any = _mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3));
     if (ML_LIKELY(ml_nz16(any) == 0))
         return 0;
-    *at = ml_first_of4(ml_nz16(x0), o0, ml_nz16(x1), o1, ml_nz16(x2), o2, ml_nz16(x3), o3);
+    *at =
+        ml_first_of4(ml_nz16(x0), o0, ml_nz16(x1), o1, ml_nz16(x2), o2, ml_nz16(x3), o3);
     return 1;
 }
 
-__attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *b, size_t n)
+__attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *b,
+                                                     size_t n)
 {
     const unsigned char *p = a, *q = b;
 
@@ -62,8 +64,9 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
         __m128i x3 = ml_xor16(p + i + 48, q + i + 48);
         __m128i any = _mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3));
         if (ML_UNLIKELY(ml_nz16(any) != 0))
-            return ml_diff_at(p, q, ml_first_of4(ml_nz16(x0), i, ml_nz16(x1), i + 16,
-                                                 ml_nz16(x2), i + 32, ml_nz16(x3), i + 48));
+            return ml_diff_at(p, q,
+                              ml_first_of4(ml_nz16(x0), i, ml_nz16(x1), i + 16,
+                                           ml_nz16(x2), i + 32, ml_nz16(x3), i + 48));
     }
     /* The last 1..64 bytes: as few vectors as cover them, ending at n. */
     size_t rest = n - i;

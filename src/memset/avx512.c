@@ -1,13 +1,13 @@
 /* memset, AVX-512 (F/BW/VL): 64-byte vectors.
  *
- *   n              stores                                   why (Zen 4, docs/memset-tuning.md)
- *   0 .. 128       2 byte-masked zmm at d, d+64,            no branch on n: Short and Mid
- *                  no branch on n                           sizes rarely mispredict
- *     near a page  aligned masked lines instead             a page-split store costs ~20 cycles
- *   129 .. 256     4 zmm, 2 at each end
- *   257 .. 512     8 zmm, 4 at each end                     fewer stores than aligned lines
- *   > 512          all aligned: masked first/last line,     a line-split zmm store costs twice
- *                  full lines between, 4 per iteration      an aligned one, a page split ~20x
+ *   n              stores                                   why (Zen 4,
+ * docs/memset-tuning.md) 0 .. 128       2 byte-masked zmm at d, d+64,            no
+ * branch on n: Short and Mid no branch on n                           sizes rarely
+ * mispredict near a page  aligned masked lines instead             a page-split store
+ * costs ~20 cycles 129 .. 256     4 zmm, 2 at each end 257 .. 512     8 zmm, 4 at each
+ * end                     fewer stores than aligned lines > 512          all aligned:
+ * masked first/last line,     a line-split zmm store costs twice full lines between, 4
+ * per iteration      an aligned one, a page split ~20x
  *   >= threshold   non-temporal / rep stosb (src/tunables.h)
  *
  * The entry point and the path above 128 bytes are separate functions,
@@ -32,15 +32,14 @@
 
 #define ML_PAGE 4096
 
-static __attribute__((noinline)) void *set_page_end(unsigned char *d, int c,
-                                                    size_t n)
+static __attribute__((noinline)) void *set_page_end(unsigned char *d, int c, size_t n)
 {
     mls_masked_lines_upto128(d, n, _mm512_set1_epi8((char)c));
     return d;
 }
 
-static __attribute__((noinline, aligned(64))) void *set_above128(unsigned char *d,
-                                                                 int c, size_t n)
+static __attribute__((noinline, aligned(64))) void *set_above128(unsigned char *d, int c,
+                                                                 size_t n)
 {
     __m512i v = _mm512_set1_epi8((char)c);
     if (n <= 256) {

@@ -22,8 +22,8 @@ void *memlane_memset_generic(void *dst, int c, size_t n)
     }
 
     unsigned char *end = d + n;
-    ml_store64(d, v);           /* head: covers the bytes before alignment */
-    ml_store64(end - 8, v);     /* tail: covers the bytes after the loop */
+    ml_store64(d, v);       /* head: covers the bytes before alignment */
+    ml_store64(end - 8, v); /* tail: covers the bytes after the loop */
     if (n <= 16)
         return dst;
 

@@ -29,20 +29,11 @@ ML_EXPORT int timingsafe_memcmp(const void *a, const void *b, size_t n);
 ML_EXPORT void explicit_bzero(void *dst, size_t n);
 ML_EXPORT void *memset_explicit(void *dst, int c, size_t n);
 
-void *memset(void *dst, int c, size_t n)
-{
-    return memlane_memset(dst, c, n);
-}
+void *memset(void *dst, int c, size_t n) { return memlane_memset(dst, c, n); }
 
-int memcmp(const void *a, const void *b, size_t n)
-{
-    return memlane_memcmp(a, b, n);
-}
+int memcmp(const void *a, const void *b, size_t n) { return memlane_memcmp(a, b, n); }
 
-int bcmp(const void *a, const void *b, size_t n)
-{
-    return memlane_bcmp(a, b, n);
-}
+int bcmp(const void *a, const void *b, size_t n) { return memlane_bcmp(a, b, n); }
 
 int timingsafe_bcmp(const void *a, const void *b, size_t n)
 {
@@ -57,10 +48,7 @@ int timingsafe_memcmp(const void *a, const void *b, size_t n)
 /* memlane_memset_explicit is a call into another object file that the
  * compiler cannot see through, and it ends in a memory barrier, so the
  * stores cannot be dropped here either. */
-void explicit_bzero(void *dst, size_t n)
-{
-    memlane_memset_explicit(dst, 0, n);
-}
+void explicit_bzero(void *dst, size_t n) { memlane_memset_explicit(dst, 0, n); }
 
 void *memset_explicit(void *dst, int c, size_t n)
 {

@@ -32,7 +32,8 @@ ML_CT_INLINE __m256i xor2(const unsigned char *p, const unsigned char *q)
  * (vxorps, vorps) for the whole chain, which are not on the list. */
 ML_CT_INLINE int nonzero256(__m256i v)
 {
-    uint32_t zero_bytes = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
+    uint32_t zero_bytes =
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
     return (int)ml_ct_nonzero(ml_ct_barrier(zero_bytes ^ 0xffffffffu));
 }
 
@@ -54,7 +55,8 @@ int memlane_timingsafe_bcmp_avx2(const void *pa, const void *pb, size_t n)
     if (n <= 32) {
         __m128i v = _mm_or_si128(_mm_xor_si128(ld16(p), ld16(q)),
                                  _mm_xor_si128(ld16(p + n - 16), ld16(q + n - 16)));
-        uint32_t zero_bytes = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+        uint32_t zero_bytes =
+            (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
         return (int)ml_ct_nonzero(ml_ct_barrier(zero_bytes ^ 0xffffu));
     }
     if (n <= 64)

@@ -51,8 +51,8 @@ int memlane_timingsafe_bcmp_avx512(const void *pa, const void *pb, size_t n)
                                            _mm512_maskz_loadu_epi8(len, q)));
     }
     if (n <= 128)
-        return nonzero512(or_xor(_mm512_xor_si512(ld(p), ld(q)),
-                                 ld(p + n - 64), ld(q + n - 64)));
+        return nonzero512(
+            or_xor(_mm512_xor_si512(ld(p), ld(q)), ld(p + n - 64), ld(q + n - 64)));
     if (n <= 256) {
         __m512i acc0 = or_xor(_mm512_xor_si512(ld(p), ld(q)), ld(p + 64), ld(q + 64));
         __m512i acc1 = or_xor(_mm512_xor_si512(ld(p + n - 128), ld(q + n - 128)),
@@ -61,10 +61,10 @@ int memlane_timingsafe_bcmp_avx512(const void *pa, const void *pb, size_t n)
     }
 
     /* Above 256 bytes, 32-byte vectors: on Zen 4 the same loop over zmm
-     * loads measured 5-8% slower at 0.5-16 KiB (and behind libc memcmp).  Two accumulators halve the vpternlogq dependency chain.  The
-     * loop covers whole 128-byte steps that end before n; the rest, 1 to
-     * 128 bytes, takes as many vectors as it needs, the last one ending at
-     * n (overlapping the loop). */
+     * loads measured 5-8% slower at 0.5-16 KiB (and behind libc memcmp).  Two
+     * accumulators halve the vpternlogq dependency chain.  The loop covers whole 128-byte
+     * steps that end before n; the rest, 1 to 128 bytes, takes as many vectors as it
+     * needs, the last one ending at n (overlapping the loop). */
     __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
     size_t i = 0;
     for (; i + 128 < n; i += 128) {

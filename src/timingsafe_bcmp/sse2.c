@@ -26,7 +26,8 @@ ML_CT_INLINE __m128i xor2(const unsigned char *p, const unsigned char *q)
 ML_CT_INLINE int nonzero128(__m128i v)
 {
     ML_CT_VBARRIER(v);
-    uint32_t zero_bytes = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+    uint32_t zero_bytes =
+        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
     return (int)ml_ct_nonzero(ml_ct_barrier(zero_bytes ^ 0xffffu));
 }
 

@@ -69,7 +69,7 @@ ML_CT_INLINE __m256i select_same(__m256i same, __m256i kept, __m256i v)
 
 /* Bit-sets of the 64 bytes p[0..32) ++ p[off..off+32) against q. */
 ML_CT_INLINE void piece(const unsigned char *p, const unsigned char *q, size_t off,
-                         uint64_t *eq, uint64_t *le)
+                        uint64_t *eq, uint64_t *le)
 {
     __m256i a0 = ld(p), b0 = ld(q), a1 = ld(p + off), b1 = ld(q + off);
     *eq = eq_bits32(a0, b0) | eq_bits32(a1, b1) << 32;

@@ -80,18 +80,19 @@ ML_CT_INLINE __mmask32 join16(__mmask32 lo, __mmask32 hi)
 /* Per 8-byte lane: a > b, a < b in memcmp's order. */
 ML_CT_INLINE __mmask8 gt_lanes(__m512i a, __m512i b)
 {
-    return _mm512_cmpgt_epu64_mask(bytes_reversed_per_lane(a), bytes_reversed_per_lane(b));
+    return _mm512_cmpgt_epu64_mask(bytes_reversed_per_lane(a),
+                                   bytes_reversed_per_lane(b));
 }
 ML_CT_INLINE __mmask8 lt_lanes(__m512i a, __m512i b)
 {
-    return _mm512_cmplt_epu64_mask(bytes_reversed_per_lane(a), bytes_reversed_per_lane(b));
+    return _mm512_cmplt_epu64_mask(bytes_reversed_per_lane(a),
+                                   bytes_reversed_per_lane(b));
 }
 
 /* "greater"/"less" sets of up to four blocks, 8 bits each, block 0
  * lowest, joined as a tree (a chain of kshift/kor is slower). */
-ML_CT_INLINE void
-sets4(const unsigned char *p, const unsigned char *q, const size_t *off, int count,
-      uint32_t *g, uint32_t *l)
+ML_CT_INLINE void sets4(const unsigned char *p, const unsigned char *q, const size_t *off,
+                        int count, uint32_t *g, uint32_t *l)
 {
     __mmask8 gk[4], lk[4];
     ML_UNROLL
@@ -111,8 +112,10 @@ sets4(const unsigned char *p, const unsigned char *q, const size_t *off, int cou
     } else {
         /* two halves through general registers: shorter than a second
          * level of kshift/kor */
-        *g = _cvtmask32_u32(join8(gk[0], gk[1])) | _cvtmask32_u32(join8(gk[2], gk[3])) << 16;
-        *l = _cvtmask32_u32(join8(lk[0], lk[1])) | _cvtmask32_u32(join8(lk[2], lk[3])) << 16;
+        *g = _cvtmask32_u32(join8(gk[0], gk[1])) | _cvtmask32_u32(join8(gk[2], gk[3]))
+                                                       << 16;
+        *l = _cvtmask32_u32(join8(lk[0], lk[1])) | _cvtmask32_u32(join8(lk[2], lk[3]))
+                                                       << 16;
         return;
     }
     *g = _cvtmask32_u32(gm);
@@ -126,8 +129,8 @@ sets4(const unsigned char *p, const unsigned char *q, const size_t *off, int cou
  * equal too, so the first difference of the sequence of blocks is the
  * true one).  One 8-bit set per block, all in one 64-bit integer.
  */
-ML_CT_INLINE int64_t
-span_sign(const unsigned char *p, const unsigned char *q, size_t n, int count)
+ML_CT_INLINE int64_t span_sign(const unsigned char *p, const unsigned char *q, size_t n,
+                               int count)
 {
     size_t off[8];
     ML_UNROLL
@@ -144,8 +147,7 @@ span_sign(const unsigned char *p, const unsigned char *q, size_t n, int count)
 /* Sign of memcmp over the sequence a0 ++ a1 ++ a2 ++ a3 vs b0 ++ ...,
  * looking only at the 8-byte lanes in `lanes` (the others count as
  * equal). */
-ML_CT_INLINE int64_t
-group_sign_lanes(__mmask8 lanes, const __m512i *a, const __m512i *b)
+ML_CT_INLINE int64_t group_sign_lanes(__mmask8 lanes, const __m512i *a, const __m512i *b)
 {
     uint32_t g = _cvtmask32_u32(join8(gt_lanes(a[0], b[0]), gt_lanes(a[1], b[1]))) |
                  _cvtmask32_u32(join8(gt_lanes(a[2], b[2]), gt_lanes(a[3], b[3]))) << 16;

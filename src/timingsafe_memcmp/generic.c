@@ -24,8 +24,7 @@ int memlane_timingsafe_memcmp_generic(const void *a, const void *b, size_t n)
     }
     res = ml_ct_cmp_words_le(ml_load64le(p + n - 8), ml_load64le(q + n - 8));
     for (size_t i = (n - 1) / 8; i-- > 0;) {
-        uint64_t r = ml_ct_cmp_words_le(ml_load64le(p + 8 * i),
-                                        ml_load64le(q + 8 * i));
+        uint64_t r = ml_ct_cmp_words_le(ml_load64le(p + 8 * i), ml_load64le(q + 8 * i));
         res = ml_ct_select(ml_ct_mask_nonzero(r), r, res);
     }
     return (int)(int64_t)res;

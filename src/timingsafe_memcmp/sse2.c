@@ -42,12 +42,14 @@ ML_CT_INLINE uint64_t le_bits(__m128i a, __m128i b)
 
 /* Bit-sets of p[0..32) ++ p[off..off+32) against the same of q. */
 ML_CT_INLINE void piece(const unsigned char *p, const unsigned char *q, size_t off,
-                         uint64_t *eq, uint64_t *le)
+                        uint64_t *eq, uint64_t *le)
 {
     __m128i a0 = ld(p), a1 = ld(p + 16), a2 = ld(p + off), a3 = ld(p + off + 16);
     __m128i b0 = ld(q), b1 = ld(q + 16), b2 = ld(q + off), b3 = ld(q + off + 16);
-    *eq = eq_bits(a0, b0) | eq_bits(a1, b1) << 16 | eq_bits(a2, b2) << 32 | eq_bits(a3, b3) << 48;
-    *le = le_bits(a0, b0) | le_bits(a1, b1) << 16 | le_bits(a2, b2) << 32 | le_bits(a3, b3) << 48;
+    *eq = eq_bits(a0, b0) | eq_bits(a1, b1) << 16 | eq_bits(a2, b2) << 32 |
+          eq_bits(a3, b3) << 48;
+    *le = le_bits(a0, b0) | le_bits(a1, b1) << 16 | le_bits(a2, b2) << 32 |
+          le_bits(a3, b3) << 48;
 }
 
 int memlane_timingsafe_memcmp_sse2(const void *pa, const void *pb, size_t n)

@@ -128,12 +128,23 @@ void ct_make_pair(enum ct_pair k, unsigned char *a, unsigned char *b, size_t n)
     if (n == 0)
         return;
     switch (k) {
-    case CT_FIRST_UP: bump(a, b, 0, 1); break;
-    case CT_FIRST_DOWN: bump(a, b, 0, 0); break;
-    case CT_LAST_UP: bump(a, b, n - 1, 1); break;
-    case CT_LAST_DOWN: bump(a, b, n - 1, 0); break;
+    case CT_FIRST_UP:
+        bump(a, b, 0, 1);
+        break;
+    case CT_FIRST_DOWN:
+        bump(a, b, 0, 0);
+        break;
+    case CT_LAST_UP:
+        bump(a, b, n - 1, 1);
+        break;
+    case CT_LAST_DOWN:
+        bump(a, b, n - 1, 0);
+        break;
     case CT_RANDOM_POS:
-    case CT_RANDOM_POS2: bump(a, b, (size_t)(ct_rnd() % n), (int)(ct_rnd() & 1)); break;
-    default: break;
+    case CT_RANDOM_POS2:
+        bump(a, b, (size_t)(ct_rnd() % n), (int)(ct_rnd() & 1));
+        break;
+    default:
+        break;
     }
 }

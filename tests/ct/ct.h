@@ -13,11 +13,11 @@
 
 /* One function under check: a timingsafe variant or a leaky control. */
 struct ct_target {
-    const char *function;   /* "timingsafe_bcmp", ..., or "control" */
-    const char *variant;    /* variant name, or the control's name */
+    const char *function; /* "timingsafe_bcmp", ..., or "control" */
+    const char *variant;  /* variant name, or the control's name */
     ml_cmp_fn fn;
-    int runnable;           /* its level is supported here */
-    int control;            /* 1: a leaky control that must be flagged */
+    int runnable; /* its level is supported here */
+    int control;  /* 1: a leaky control that must be flagged */
 };
 
 /* Every timingsafe variant in the table (runnable or not), in table
@@ -32,17 +32,17 @@ int ct_leaky_libcall(const void *a, const void *b, size_t n);
 
 /* Input pairs of one length: b is a copy of a with the given change. */
 enum ct_pair {
-    CT_EQUAL,        /* random bytes, b == a */
-    CT_FIRST_UP,     /* b[0] > a[0] */
-    CT_FIRST_DOWN,   /* b[0] < a[0] */
-    CT_LAST_UP,      /* b[n-1] > a[n-1] */
+    CT_EQUAL,      /* random bytes, b == a */
+    CT_FIRST_UP,   /* b[0] > a[0] */
+    CT_FIRST_DOWN, /* b[0] < a[0] */
+    CT_LAST_UP,    /* b[n-1] > a[n-1] */
     CT_LAST_DOWN,
-    CT_RANDOM_POS,   /* one byte at a random position, random sign */
+    CT_RANDOM_POS, /* one byte at a random position, random sign */
     CT_RANDOM_POS2,
-    CT_MANY,         /* every byte differs (independent random b) */
-    CT_ZERO_FF,      /* a all 0x00, b all 0xff */
-    CT_FF_ZERO,      /* a all 0xff, b all 0x00 */
-    CT_ZERO_ZERO,    /* both all 0x00 */
+    CT_MANY,      /* every byte differs (independent random b) */
+    CT_ZERO_FF,   /* a all 0x00, b all 0xff */
+    CT_FF_ZERO,   /* a all 0xff, b all 0x00 */
+    CT_ZERO_ZERO, /* both all 0x00 */
     CT_NPAIRS
 };
 extern const char *const ct_pair_name[CT_NPAIRS];

@@ -92,7 +92,6 @@ struct result {
     unsigned long n;
 };
 
-
 /* The class pairs. */
 enum test { EQ_VS_FIRST, FIRST_VS_LAST, A_VS_A, NTESTS };
 static const char *const test_name[NTESTS] = {"equal vs first", "first vs last",
@@ -146,7 +145,8 @@ static struct result measure(ml_cmp_fn volatile fn, size_t n, enum test test,
             /* What to xor into b[0] and b[n-1], with masks: a branch on
              * the class here would itself show in the timing. */
             unsigned char m1 = (unsigned char)(0 - cls[i]), m0 = (unsigned char)~m1;
-            unsigned char x0 = (unsigned char)(dlt[i] & ((m1 & sel_first1) | (m0 & sel_first0)));
+            unsigned char x0 =
+                (unsigned char)(dlt[i] & ((m1 & sel_first1) | (m0 & sel_first0)));
             unsigned char xl = (unsigned char)(dlt[i] & (m1 & sel_last1));
             if (n) {
                 volatile unsigned char *vb = b;
@@ -195,7 +195,8 @@ static struct result measure(ml_cmp_fn volatile fn, size_t n, enum test test,
     for (int k = 0; k < NCROPS; k++) {
         double t = fabs(welch_t(&crop[k]));
         if (t > res.max_t) {
-            snprintf(names[k], sizeof names[k], "crop<=p%.4f", 1 - pow(0.5, 10.0 * (k + 1) / NCROPS));
+            snprintf(names[k], sizeof names[k], "crop<=p%.4f",
+                     1 - pow(0.5, 10.0 * (k + 1) / NCROPS));
             res.max_t = t;
             res.where = names[k];
             res.mean0 = crop[k].mean[0];
@@ -269,8 +270,9 @@ int main(int argc, char **argv)
                 const char *test = test_name[tst];
                 int bad = r.max_t > T_THRESHOLD;
                 if (getenv("CT_VERBOSE"))
-                    printf("  %s/%s n=%zu %s: |t| = %.1f (%s) means %.1f %.1f\n", t->function,
-                           t->variant, n, test, r.max_t, r.where, r.mean0, r.mean1);
+                    printf("  %s/%s n=%zu %s: |t| = %.1f (%s) means %.1f %.1f\n",
+                           t->function, t->variant, n, test, r.max_t, r.where, r.mean0,
+                           r.mean1);
                 if (tst == A_VS_A) {
                     if (r.max_t > worst_null)
                         worst_null = r.max_t;
@@ -288,7 +290,8 @@ int main(int argc, char **argv)
                 flagged |= bad;
                 if (r.max_t > worst) {
                     worst = r.max_t;
-                    snprintf(worst_at, sizeof worst_at, "n=%zu %s (%s)", n, test, r.where);
+                    snprintf(worst_at, sizeof worst_at, "n=%zu %s (%s)", n, test,
+                             r.where);
                 }
                 if (bad && !t->control)
                     printf("FAIL dudect %s/%s n=%zu %s: |t| = %.1f on %s "
@@ -307,12 +310,14 @@ int main(int argc, char **argv)
                 ct_failed++;
                 if (!flagged)
                     printf("FAIL dudect: control %s/%s not flagged: this run is not "
-                           "sensitive enough to show a leak\n", t->function, t->variant);
+                           "sensitive enough to show a leak\n",
+                           t->function, t->variant);
             }
         } else {
             int fail = flagged || null_flagged;
             printf("%s %s/%s: max |t| = %.2f at %s; null test max |t| = %.2f\n",
-                   fail ? "FAIL" : "ok", t->function, t->variant, worst, worst_at, worst_null);
+                   fail ? "FAIL" : "ok", t->function, t->variant, worst, worst_at,
+                   worst_null);
             if (fail)
                 ct_failed++;
             else

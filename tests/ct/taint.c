@@ -46,8 +46,9 @@ static unsigned run_case(const struct ct_target *t, size_t n, size_t al, int *wr
         errs += VALGRIND_COUNT_ERRORS - before;
         /* A sanity check that the call really compared: the value. */
         int ok = !strcmp(t->function, "timingsafe_bcmp") ? r == (want != 0)
-               : !strcmp(t->function, "timingsafe_memcmp") ? r == (want > 0) - (want < 0)
-               : (r > 0) - (r < 0) == (want > 0) - (want < 0);
+                 : !strcmp(t->function, "timingsafe_memcmp")
+                     ? r == (want > 0) - (want < 0)
+                     : (r > 0) - (r < 0) == (want > 0) - (want < 0);
         if (!ok && !*wrong) {
             *wrong = 1;
             printf("FAIL taint %s/%s n=%zu: wrong result %d for '%s'\n", t->function,
@@ -61,7 +62,9 @@ int main(int argc, char **argv)
 {
     int control = argc > 1 && !strcmp(argv[1], "--control");
     if (!RUNNING_ON_VALGRIND) {
-        fprintf(stderr, "ct-taint: must run under valgrind (valgrind --tool=memcheck %s)\n", argv[0]);
+        fprintf(stderr,
+                "ct-taint: must run under valgrind (valgrind --tool=memcheck %s)\n",
+                argv[0]);
         return 2;
     }
     buf_a = malloc(4096 + 128);
@@ -119,9 +122,11 @@ int main(int argc, char **argv)
                        "is not sensitive\n");
             }
         } else {
-            printf("%s %s/%s: %lu cases (length x alignment, %d pairs each), %lu memcheck "
-                   "reports\n", reports || wrong ? "FAIL" : "ok", t->function, t->variant,
-                   cases, CT_NPAIRS, reports);
+            printf(
+                "%s %s/%s: %lu cases (length x alignment, %d pairs each), %lu memcheck "
+                "reports\n",
+                reports || wrong ? "FAIL" : "ok", t->function, t->variant, cases,
+                CT_NPAIRS, reports);
             if (reports || wrong)
                 ct_failed++;
             else

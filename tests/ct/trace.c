@@ -94,8 +94,8 @@ static void case_inputs(const struct tcase *c, unsigned char **a, unsigned char 
 }
 
 /* Iterate the cases of one (target, length, alignment) group. */
-#define FOR_PAIRS(c)                                  \
-    for (int p_ = 0; p_ < CT_NPAIRS; p_++)            \
+#define FOR_PAIRS(c) \
+    for (int p_ = 0; p_ < CT_NPAIRS; p_++) \
         if (pair_wanted(p_, c.len) && (c.pair = p_, c.round = 0, 1))
 
 static void child(void)
@@ -111,7 +111,8 @@ static void child(void)
                 if (targets[t].control && lengths[l] > 64)
                     continue;
                 struct tcase c = {t, lengths[l], al, 0, 0};
-                FOR_PAIRS(c) {
+                FOR_PAIRS(c)
+                {
                     unsigned char *a, *b;
                     case_inputs(&c, &a, &b);
                     traced_call(targets[t].fn, a, b, c.len);
@@ -147,7 +148,8 @@ static void wait_trap(void)
 static unsigned long rip_now(void)
 {
     errno = 0;
-    long v = ptrace(PTRACE_PEEKUSER, pid, (void *)offsetof(struct user_regs_struct, rip), NULL);
+    long v = ptrace(PTRACE_PEEKUSER, pid, (void *)offsetof(struct user_regs_struct, rip),
+                    NULL);
     if (errno)
         die("PTRACE_PEEKUSER rip");
     return (unsigned long)v;
@@ -203,7 +205,8 @@ int main(int argc, char **argv)
      * plus a bit), then the edges of 32- and 64-byte blocks, then large. */
     for (size_t n = 0; n <= (quick ? 33u : 72u); n++)
         lengths[nlengths++] = n;
-    static const size_t more[] = {95, 96, 97, 127, 128, 129, 191, 255, 256, 257, 300, 1000, 4096};
+    static const size_t more[] = {95,  96,  97,  127, 128,  129, 191,
+                                  255, 256, 257, 300, 1000, 4096};
     static const size_t more_quick[] = {63, 64, 65, 128, 300};
     const size_t *m = quick ? more_quick : more;
     size_t nm = quick ? sizeof more_quick / sizeof *m : sizeof more / sizeof *m;
@@ -225,7 +228,8 @@ int main(int argc, char **argv)
         child();
     int st;
     if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP) {
-        fprintf(stderr, "ct-trace: child did not start under ptrace (is ptrace allowed?)\n");
+        fprintf(stderr,
+                "ct-trace: child did not start under ptrace (is ptrace allowed?)\n");
         return 2;
     }
     if (ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)PTRACE_O_EXITKILL) != 0)
@@ -258,7 +262,8 @@ int main(int argc, char **argv)
                 size_t nref = 0;
                 int first = 1, bad = 0;
                 const char *ref_name = NULL;
-                FOR_PAIRS(c) {
+                FOR_PAIRS(c)
+                {
                     size_t n = trace_one(first ? ref : cur, MAX_STEPS);
                     total_steps += n;
                     traces++;
@@ -298,8 +303,9 @@ int main(int argc, char **argv)
         if (tg->control) {
             if (!strcmp(tg->variant, "leaky_early_exit")) {
                 have_control = 1;
-                printf("control %s: traces differ in %lu of %lu groups (%s)\n", tg->variant,
-                       bad_groups, groups, bad_groups ? "flagged, as it must be" : "NOT flagged");
+                printf("control %s: traces differ in %lu of %lu groups (%s)\n",
+                       tg->variant, bad_groups, groups,
+                       bad_groups ? "flagged, as it must be" : "NOT flagged");
                 if (bad_groups)
                     ct_passed++;
                 else {

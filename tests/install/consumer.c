@@ -50,8 +50,7 @@ int main(void)
             check(0, "memset fills");
             break;
         }
-    check(memlane_memset_explicit(b, 0x5a, sizeof b) == b,
-          "memset_explicit returns dst");
+    check(memlane_memset_explicit(b, 0x5a, sizeof b) == b, "memset_explicit returns dst");
     check(memcmp(a, b, sizeof a) == 0, "memset_explicit fills");
 
     b[200] = 0x01; /* a[200] = 0x5a > b[200] */

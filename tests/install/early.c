@@ -34,27 +34,29 @@ static void early(int argc, char **argv, char **envp)
     (void)r;
 }
 
-__attribute__((section(".preinit_array"), used)) static void (*const
-    early_entry)(int, char **, char **) = early;
+__attribute__((section(".preinit_array"),
+               used)) static void (*const early_entry)(int, char **, char **) = early;
 
 int main(void)
 {
-    int bad = !early_done || set_ret != buf || cmp_lt >= 0 || cmp_eq != 0 ||
-              bcmp_ne == 0;
+    int bad = !early_done || set_ret != buf || cmp_lt >= 0 || cmp_eq != 0 || bcmp_ne == 0;
     for (size_t i = 0; i < sizeof buf; i++)
         bad |= buf[i] != 0xa5;
     for (size_t i = 0; i < sizeof zero_me; i++)
         bad |= zero_me[i] != 0;
 
-    static const char *const names[] = {
-        "memset", "memcmp", "bcmp", "timingsafe_bcmp", "timingsafe_memcmp",
-        "explicit_bzero", "memset_explicit"};
+    static const char *const names[] = {"memset",
+                                        "memcmp",
+                                        "bcmp",
+                                        "timingsafe_bcmp",
+                                        "timingsafe_memcmp",
+                                        "explicit_bzero",
+                                        "memset_explicit"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         Dl_info info;
         void *p = dlsym(RTLD_DEFAULT, names[i]);
         printf("%s from %s\n", names[i],
-               p && dladdr(p, &info) && info.dli_fname ? info.dli_fname
-                                                       : "(none)");
+               p && dladdr(p, &info) && info.dli_fname ? info.dli_fname : "(none)");
     }
     printf("%s\n", bad ? "FAILED" : "ok");
     return bad;

@@ -6,9 +6,10 @@
 
 int main(void)
 {
-    static const char *const level_macro[ML_NLEVELS] = {
-        [ML_GENERIC] = "ML_GENERIC", [ML_SSE2] = "ML_SSE2",
-        [ML_AVX2] = "ML_AVX2", [ML_AVX512] = "ML_AVX512"};
+    static const char *const level_macro[ML_NLEVELS] = {[ML_GENERIC] = "ML_GENERIC",
+                                                        [ML_SSE2] = "ML_SSE2",
+                                                        [ML_AVX2] = "ML_AVX2",
+                                                        [ML_AVX512] = "ML_AVX512"};
     unsigned n;
     const struct ml_function *f = ml_functions(&n);
     for (unsigned i = 0; i < n; i++)

@@ -20,8 +20,8 @@
 #include "harness.h"
 
 static const size_t lengths[] = {
-    257, 300, 319, 320, 321, 383, 384, 385, 449, 511, 512, 513, 577, 640, 700,
-    767, 768, 769, 1000, 1024, 1031, 1279, 1543,
+    257, 300, 319, 320, 321, 383, 384,  385,  449,  511,  512,  513,
+    577, 640, 700, 767, 768, 769, 1000, 1024, 1031, 1279, 1543,
 };
 static const size_t shifts[][2] = {{0, 0}, {0, 1}, {1, 0}, {5, 17}, {31, 32}, {63, 33}};
 static const unsigned char pairs[][2] = {{0x00, 0xff}, {0x7f, 0x80}, {0x01, 0xfe}};
@@ -41,7 +41,8 @@ static void lanes(const struct impl *im)
 {
     case_begin("lanes", im);
     for (size_t s = 0; s < sizeof shifts / sizeof shifts[0]; s++)
-        for (size_t k = 0; k < sizeof lengths / sizeof lengths[0] && !case_failed(); k++) {
+        for (size_t k = 0; k < sizeof lengths / sizeof lengths[0] && !case_failed();
+             k++) {
             size_t n = lengths[k];
             unsigned char *a = at_end(&g_a, n + shifts[s][0]);
             unsigned char *b = g_b.lo + 64 + shifts[s][1];

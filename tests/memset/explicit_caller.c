@@ -21,7 +21,7 @@ __attribute__((noinline)) unsigned wipe_explicit(void)
     unsigned char key[64];
     fill_key(key, sizeof key);
     unsigned sum = key[0] + key[63];
-    memlane_memset_explicit(key, 0, sizeof key);    /* must stay */
+    memlane_memset_explicit(key, 0, sizeof key); /* must stay */
     return sum;
 }
 
@@ -34,11 +34,8 @@ __attribute__((noinline)) unsigned wipe_plain(void)
     unsigned char key[64];
     fill_key(key, sizeof key);
     unsigned sum = key[0] + key[63];
-    memset(key, 0, sizeof key);                     /* dead store */
+    memset(key, 0, sizeof key); /* dead store */
     return sum;
 }
 
-int main(void)
-{
-    return wipe_explicit() != wipe_plain();
-}
+int main(void) { return wipe_explicit() != wipe_plain(); }

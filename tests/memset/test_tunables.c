@@ -39,8 +39,8 @@ static void parse_ok(const char *s, size_t want)
     size_t got = 12345;
     char buf[200];
     int r = ml_parse_size(s, &got);
-    snprintf(buf, sizeof buf, "\"%s\": returned %d, value %zu, want 0 and %zu",
-             s, r, got, want);
+    snprintf(buf, sizeof buf, "\"%s\": returned %d, value %zu, want 0 and %zu", s, r, got,
+             want);
     check(r == 0 && got == want, "parse", buf);
 }
 
@@ -90,10 +90,10 @@ static void test_parser(void)
     parse_bad("4iB");
     parse_bad("of");
     parse_bad("offf");
-    parse_bad("18446744073709551616");      /* SIZE_MAX + 1 */
+    parse_bad("18446744073709551616"); /* SIZE_MAX + 1 */
     parse_bad("99999999999999999999999");
-    parse_bad("17179869184G");              /* 2^64 */
-    parse_bad("18014398509481984K");        /* 2^64 */
+    parse_bad("17179869184G");       /* 2^64 */
+    parse_bad("18014398509481984K"); /* 2^64 */
 }
 
 static void test_defaults(void)
@@ -191,7 +191,7 @@ static void test_environment(const char *self)
     check(r == 0 && err[0] == 0 && def[0], "env-default", buf);
 
     static const struct {
-        const char *assign, *want;  /* want: printed "rep nt", NULL: the defaults */
+        const char *assign, *want; /* want: printed "rep nt", NULL: the defaults */
         int warns;
     } cases[] = {
         {"MEMLANE_REP_STOSB_THRESHOLD=4K", NULL, 0},
@@ -216,13 +216,14 @@ static void test_environment(const char *self)
                 want_rep = v;
         }
         int got = sscanf(out, "%zu %zu", &rep, &nt) == 2;
-        snprintf(buf, sizeof buf,
-                 "%s: exit %d, printed \"%.60s\" (want %zu %zu), %zu stderr lines: \"%s\"",
-                 cases[i].assign, r, out, want_rep, want_nt, count_lines(err), err);
+        snprintf(
+            buf, sizeof buf,
+            "%s: exit %d, printed \"%.60s\" (want %zu %zu), %zu stderr lines: \"%s\"",
+            cases[i].assign, r, out, want_rep, want_nt, count_lines(err), err);
         int ok = r == 0 && got && rep == want_rep && nt == want_nt &&
                  count_lines(err) == (size_t)cases[i].warns &&
-                 (!cases[i].warns || (strstr(err, "memlane:") &&
-                                      strstr(err, "using the default")));
+                 (!cases[i].warns ||
+                  (strstr(err, "memlane:") && strstr(err, "using the default")));
         check(ok, "env", buf);
     }
 }
