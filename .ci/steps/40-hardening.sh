@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI step for issue 8 (hardening): a short differential fuzz run (after the
 # harness self-test), the test suite under ASan+UBSan with clang and gcc,
-# under valgrind, static analysis, and the aarch64 cross-build under qemu.
+# under valgrind, static analysis and formatting, and the aarch64 cross-build under qemu.
 # About 6-8 minutes on the 2-core machine.  Installs what a fresh Debian 12
 # machine lacks; the make targets themselves install nothing.
 set -euo pipefail
@@ -44,5 +44,6 @@ rm -f "$fuzz_log"
 run sanitize
 run memcheck
 run lint -j2
+run format-check
 run cross-test
 echo "=== hardening: all passed"
