@@ -27,8 +27,9 @@ void *memlane_memset(void *dst, int c, size_t n);
  * This is the value glibc and FreeBSD return, not only its sign. */
 int memlane_memcmp(const void *a, const void *b, size_t n);
 
-/* Returns 0 if a[0..n) and b[0..n) are equal, 1 otherwise.  Callers
- * should rely only on zero / nonzero, as with BSD bcmp(3). */
+/* Returns 0 if a[0..n) and b[0..n) are equal, nonzero otherwise (as with
+ * BSD bcmp(3); the value is not the byte difference: use memlane_memcmp
+ * for an order). */
 int memlane_bcmp(const void *a, const void *b, size_t n);
 
 /*
