@@ -100,21 +100,22 @@ MEMCHECK_BUILD ?= build-memcheck
 MEMCHECK_ARGS  ?=
 MEMCHECK_FUNCS := memset memset_explicit memcmp bcmp timingsafe_bcmp \
                   timingsafe_memcmp
-VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
-            --errors-for-leak-kinds=definite
+# Its own name: mk/ct.mk's VALGRIND runs a control that must report errors.
+MEMCHECK_VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
+                     --errors-for-leak-kinds=definite
 
 memcheck:
 	$(SUBMAKE) BUILD=$(MEMCHECK_BUILD) CFLAGS="-O2 -g" $(MEMCHECK_BUILD)/memlane-test
 	@set -e; bin=$(MEMCHECK_BUILD)/memlane-test; \
 	native=$$($$bin no-such-function | sed -n 1p); \
-	under=$$($(VALGRIND) $$bin no-such-function | sed -n 1p); \
+	under=$$($(MEMCHECK_VALGRIND) $$bin no-such-function | sed -n 1p); \
 	echo "memcheck: natively:      $$native"; \
 	echo "memcheck: under valgrind: $$under"; \
 	case "$$under" in *"CPU level avx512"*) \
 	    echo "memcheck: valgrind reports AVX-512 usable: it cannot run it"; exit 1;; esac; \
 	for arch in unset generic sse2 avx2 avx512; do \
 	    if [ $$arch = unset ]; then env=; else env=MEMLANE_ARCH=$$arch; fi; \
-	    out=$$(env $$env $(VALGRIND) $$bin --arch-probe 2>&1) || \
+	    out=$$(env $$env $(MEMCHECK_VALGRIND) $$bin --arch-probe 2>&1) || \
 	        { echo "memcheck: --arch-probe failed under valgrind ($$env):"; echo "$$out"; exit 1; }; \
 	    case "$$out" in *"calls ok"*) ;; *) echo "memcheck: entry points wrong under valgrind: $$out"; exit 1;; esac; \
 	    if echo "$$out" | grep -q ' avx512$$'; then \
@@ -122,7 +123,7 @@ memcheck:
 	    echo "memcheck: dispatch under valgrind, MEMLANE_ARCH=$$arch:" \
 	        $$(echo "$$out" | awk '/^[a-z_]+ [a-z0-9]+$$/ {printf "%s=%s ", $$1, $$2}'); \
 	done
-	$(VALGRIND) $(MEMCHECK_BUILD)/memlane-test $(MEMCHECK_ARGS) $(MEMCHECK_FUNCS)
+	$(MEMCHECK_VALGRIND) $(MEMCHECK_BUILD)/memlane-test $(MEMCHECK_ARGS) $(MEMCHECK_FUNCS)
 
 # ---- lint: cppcheck and clang-tidy with the checked-in configuration ----
 # (.cppcheck-suppressions, .cppcheck/memlane.cfg and .clang-tidy).  Each file is analysed with
