@@ -28,9 +28,12 @@
 #ifndef MEMLANE_CT_X86_H
 #define MEMLANE_CT_X86_H
 
+#include <emmintrin.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ct.h"
+#include "ops_scalar.h"
 
 /* Every helper of the timingsafe variants is inlined at every -O level:
  * a call would be a call inside a timingsafe variant (check 1 fails it),
@@ -92,5 +95,52 @@ ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
 #if defined(__AVX512F__)
 #define ML_CT_ZBARRIER(v) __asm__("" : "+v"(v))
 #endif
+
+/*
+ * Sign of memcmp for 1 <= n <= 32 with SSE2 only, shared by the sse2 and
+ * avx2 variants: scalar words below 8 bytes; one 16-byte vector composed
+ * of the first and last 8 bytes up to 16; the first and last 16 bytes up
+ * to 32 (composed sequences give the true first difference: when the head
+ * is equal, the repeated bytes of the tail are equal too).  "Equal" and
+ * "less or equal" bit-sets come from pcmpeqb/pmaxub and pmovmskb.
+ */
+ML_CT_INLINE uint64_t ml_ct_eq_bits16(__m128i a, __m128i b)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
+}
+ML_CT_INLINE uint64_t ml_ct_le_bits16(__m128i a, __m128i b)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, b), b));
+}
+ML_CT_INLINE int ml_ct_memcmp_upto32_sse2(const unsigned char *p, const unsigned char *q,
+                                          size_t n)
+{
+    if (n < 8)
+        return (int)(int64_t)ml_ct_cmp_words_le(ml_load_upto8le(p, n),
+                                                ml_load_upto8le(q, n));
+    __m128i a0, a1, b0, b1;
+    if (n <= 16) {
+        /* movq + punpcklqdq; the barrier keeps gcc from making the pair a
+         * floating-point movhps (clang, after it, would load with a
+         * floating-point movsd instead). */
+        a1 = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
+        b1 = _mm_loadl_epi64((const __m128i *)(const void *)(q + n - 8));
+#if !defined(__clang__)
+        ML_CT_VBARRIER(a1);
+        ML_CT_VBARRIER(b1);
+#endif
+        a0 = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p), a1);
+        b0 = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)q), b1);
+        return (int)ml_ct_sign_of_masks(ml_ct_eq_bits16(a0, b0) ^ 0xffff,
+                                        ml_ct_le_bits16(a0, b0));
+    }
+    a0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+    a1 = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+    b0 = _mm_loadu_si128((const __m128i *)(const void *)q);
+    b1 = _mm_loadu_si128((const __m128i *)(const void *)(q + n - 16));
+    uint64_t eq = ml_ct_eq_bits16(a0, b0) | ml_ct_eq_bits16(a1, b1) << 16;
+    uint64_t le = ml_ct_le_bits16(a0, b0) | ml_ct_le_bits16(a1, b1) << 16;
+    return (int)ml_ct_sign_of_masks(eq ^ 0xffffffffu, le);
+}
 
 #endif /* MEMLANE_CT_X86_H */

@@ -33,15 +33,6 @@ ML_CT_INLINE __m256i ld(const unsigned char *p)
 {
     return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
-ML_CT_INLINE __m128i ld16(const unsigned char *p)
-{
-    return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
-ML_CT_INLINE __m128i ld8(const unsigned char *p)
-{
-    return _mm_loadl_epi64((const __m128i *)(const void *)p);
-}
 
 ML_CT_INLINE uint64_t eq_bits32(__m256i a, __m256i b)
 {
@@ -50,14 +41,6 @@ ML_CT_INLINE uint64_t eq_bits32(__m256i a, __m256i b)
 ML_CT_INLINE uint64_t le_bits32(__m256i a, __m256i b)
 {
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(a, b), b));
-}
-ML_CT_INLINE uint64_t eq_bits16(__m128i a, __m128i b)
-{
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
-}
-ML_CT_INLINE uint64_t le_bits16(__m128i a, __m128i b)
-{
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, b), b));
 }
 
 /* same ? kept : v, bitwise: vpand/vpandn/vpor (vpblendvb is not on the
@@ -81,33 +64,10 @@ int memlane_timingsafe_memcmp_avx2(const void *pa, const void *pb, size_t n)
     const unsigned char *p = pa, *q = pb;
     uint64_t eq, le;
 
-    if (n < 8) {
+    if (n <= 32) {
         if (n == 0)
             return 0;
-        return (int)(int64_t)ml_ct_cmp_words_le(ml_load_upto8le(p, n),
-                                                ml_load_upto8le(q, n));
-    }
-    if (n <= 32) {
-        __m128i a0, a1, b0, b1;
-        if (n <= 16) {
-            /* movq + punpcklqdq; the barrier keeps gcc from making the
-             * pair a floating-point movhps (clang, after it, would load
-             * with a floating-point movsd instead). */
-            a1 = ld8(p + n - 8), b1 = ld8(q + n - 8);
-#if !defined(__clang__)
-            ML_CT_VBARRIER(a1);
-            ML_CT_VBARRIER(b1);
-#endif
-            a0 = _mm_unpacklo_epi64(ld8(p), a1);
-            b0 = _mm_unpacklo_epi64(ld8(q), b1);
-            eq = eq_bits16(a0, b0);
-            le = le_bits16(a0, b0);
-            return (int)ml_ct_sign_of_masks(eq ^ 0xffff, le);
-        }
-        a0 = ld16(p), a1 = ld16(p + n - 16), b0 = ld16(q), b1 = ld16(q + n - 16);
-        eq = eq_bits16(a0, b0) | eq_bits16(a1, b1) << 16;
-        le = le_bits16(a0, b0) | le_bits16(a1, b1) << 16;
-        return (int)ml_ct_sign_of_masks(eq ^ 0xffffffffu, le);
+        return ml_ct_memcmp_upto32_sse2(p, q, n);
     }
     if (n <= 64) {
         piece(p, q, n - 32, &eq, &le);

@@ -26,30 +26,16 @@ ML_CT_INLINE __m128i ld(const unsigned char *p)
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-ML_CT_INLINE __m128i ld8(const unsigned char *p)
-{
-    return _mm_loadl_epi64((const __m128i *)(const void *)p);
-}
-
-ML_CT_INLINE uint64_t eq_bits(__m128i a, __m128i b)
-{
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
-}
-ML_CT_INLINE uint64_t le_bits(__m128i a, __m128i b)
-{
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, b), b));
-}
-
 /* Bit-sets of p[0..32) ++ p[off..off+32) against the same of q. */
 ML_CT_INLINE void piece(const unsigned char *p, const unsigned char *q, size_t off,
                         uint64_t *eq, uint64_t *le)
 {
     __m128i a0 = ld(p), a1 = ld(p + 16), a2 = ld(p + off), a3 = ld(p + off + 16);
     __m128i b0 = ld(q), b1 = ld(q + 16), b2 = ld(q + off), b3 = ld(q + off + 16);
-    *eq = eq_bits(a0, b0) | eq_bits(a1, b1) << 16 | eq_bits(a2, b2) << 32 |
-          eq_bits(a3, b3) << 48;
-    *le = le_bits(a0, b0) | le_bits(a1, b1) << 16 | le_bits(a2, b2) << 32 |
-          le_bits(a3, b3) << 48;
+    *eq = ml_ct_eq_bits16(a0, b0) | ml_ct_eq_bits16(a1, b1) << 16 |
+          ml_ct_eq_bits16(a2, b2) << 32 | ml_ct_eq_bits16(a3, b3) << 48;
+    *le = ml_ct_le_bits16(a0, b0) | ml_ct_le_bits16(a1, b1) << 16 |
+          ml_ct_le_bits16(a2, b2) << 32 | ml_ct_le_bits16(a3, b3) << 48;
 }
 
 int memlane_timingsafe_memcmp_sse2(const void *pa, const void *pb, size_t n)
@@ -57,31 +43,10 @@ int memlane_timingsafe_memcmp_sse2(const void *pa, const void *pb, size_t n)
     const unsigned char *p = pa, *q = pb;
     uint64_t eq, le;
 
-    if (n < 8) {
+    if (n <= 32) {
         if (n == 0)
             return 0;
-        return (int)(int64_t)ml_ct_cmp_words_le(ml_load_upto8le(p, n),
-                                                ml_load_upto8le(q, n));
-    }
-    if (n <= 32) {
-        __m128i a0, a1, b0, b1;
-        if (n <= 16) {
-            /* movq + punpcklqdq; the barrier keeps gcc from making the
-             * pair a floating-point movhps (clang, after it, would load
-             * with a floating-point movsd instead). */
-            a1 = ld8(p + n - 8), b1 = ld8(q + n - 8);
-#if !defined(__clang__)
-            ML_CT_VBARRIER(a1);
-            ML_CT_VBARRIER(b1);
-#endif
-            a0 = _mm_unpacklo_epi64(ld8(p), a1);
-            b0 = _mm_unpacklo_epi64(ld8(q), b1);
-            return (int)ml_ct_sign_of_masks(eq_bits(a0, b0) ^ 0xffff, le_bits(a0, b0));
-        }
-        a0 = ld(p), a1 = ld(p + n - 16), b0 = ld(q), b1 = ld(q + n - 16);
-        eq = eq_bits(a0, b0) | eq_bits(a1, b1) << 16;
-        le = le_bits(a0, b0) | le_bits(a1, b1) << 16;
-        return (int)ml_ct_sign_of_masks(eq ^ 0xffffffffu, le);
+        return ml_ct_memcmp_upto32_sse2(p, q, n);
     }
     if (n <= 64) {
         piece(p, q, n - 32, &eq, &le);
