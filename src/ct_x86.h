@@ -96,6 +96,23 @@ ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
 #define ML_CT_ZBARRIER(v) __asm__("" : "+v"(v))
 #endif
 
+/* timingsafe_bcmp for n <= 16, shared by the sse2 and avx2 variants: the
+ * or of the xors of two overlapping 8-byte words (or of the composed
+ * words below 8 bytes); 0 or 1. */
+ML_CT_INLINE int ml_ct_bcmp_upto16(const unsigned char *p, const unsigned char *q,
+                                   size_t n)
+{
+    uint64_t acc;
+    if (n >= 8)
+        acc =
+            (ml_load64(p) ^ ml_load64(q)) | (ml_load64(p + n - 8) ^ ml_load64(q + n - 8));
+    else if (n == 0)
+        return 0;
+    else
+        acc = ml_load_upto8le(p, n) ^ ml_load_upto8le(q, n);
+    return (int)ml_ct_nonzero(ml_ct_barrier(acc));
+}
+
 /*
  * Sign of memcmp for 1 <= n <= 32 with SSE2 only, shared by the sse2 and
  * avx2 variants: scalar words below 8 bytes; one 16-byte vector composed

@@ -41,17 +41,8 @@ int memlane_timingsafe_bcmp_avx2(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
 
-    if (n <= 16) {
-        uint64_t acc;
-        if (n >= 8)
-            acc = (ml_load64(p) ^ ml_load64(q)) |
-                  (ml_load64(p + n - 8) ^ ml_load64(q + n - 8));
-        else if (n == 0)
-            return 0;
-        else
-            acc = ml_load_upto8le(p, n) ^ ml_load_upto8le(q, n);
-        return (int)ml_ct_nonzero(ml_ct_barrier(acc));
-    }
+    if (n <= 16)
+        return ml_ct_bcmp_upto16(p, q, n);
     if (n <= 32) {
         __m128i v = _mm_or_si128(_mm_xor_si128(ld16(p), ld16(q)),
                                  _mm_xor_si128(ld16(p + n - 16), ld16(q + n - 16)));
