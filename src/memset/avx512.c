@@ -1,19 +1,22 @@
-/* memset, AVX-512 (F/BW/VL): 64-byte vectors.
+// clang-format off
+/* memset, AVX-512 (F/BW/VL): 64-byte vectors.  Why each row: docs/memset-tuning.md.
  *
- *   n              stores                                   why (Zen 4,
- * docs/memset-tuning.md) 0 .. 128       2 byte-masked zmm at d, d+64,            no
- * branch on n: Short and Mid no branch on n                           sizes rarely
- * mispredict near a page  aligned masked lines instead             a page-split store
- * costs ~20 cycles 129 .. 256     4 zmm, 2 at each end 257 .. 512     8 zmm, 4 at each
- * end                     fewer stores than aligned lines > 512          all aligned:
- * masked first/last line,     a line-split zmm store costs twice full lines between, 4
- * per iteration      an aligned one, a page split ~20x
- *   >= threshold   non-temporal / rep stosb (src/tunables.h)
+ *   n             stores                                why (Zen 4)
+ *   0 .. 128      2 byte-masked zmm at d, d+64          no branch on n: random sizes
+ *                 (no branch on n)                      around 64 B do not mispredict
+ *     near a page aligned masked lines instead          a page-split store ~20 cycles
+ *   129 .. 256    4 zmm, 2 at each end
+ *   257 .. 512    8 zmm, 4 at each end                  no loop: a trip count that
+ *                                                       varies mispredicts
+ *   > 512         all aligned: masked first/last line,  a line-split zmm store costs
+ *                 full lines between, 4 per iteration   twice an aligned one
+ *   >= threshold  non-temporal / rep stosb (src/tunables.h)
  *
  * The entry point and the path above 128 bytes are separate functions,
  * each 64-byte aligned, so the common path starts a fetch block and is
  * not displaced by the rarer code.
  */
+// clang-format on
 #include <immintrin.h>
 
 #include "internal.h"
