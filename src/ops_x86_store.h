@@ -19,6 +19,8 @@
  *   mls_head_tail(d, n, v)      1 vector at each end,  W <= n <= 2W
  *   mls_head_tail2(d, n, v)     2 vectors at each end, 2W <= n <= 4W
  *   mls_head_tail4(d, n, v)     4 vectors at each end, 4W <= n <= 8W
+ *   mls_head_tail2_or4(d, n, v) the two above as one sequence with one
+ *                               branch, 2W <= n <= 8W
  *   mls_loop_and_tail(d, n, v)  one unaligned vector at each end, aligned
  *                               vectors between, 4 per iteration; n > W
  *   mls_loop_nt(d, n, v)        the same with non-temporal stores for the
@@ -112,6 +114,28 @@ MLS_INLINE void mls_head_tail2(unsigned char *d, size_t n, MLS_VEC v)
     unsigned char *e = d + n;
     MLS_STOREU(d, v);
     MLS_STOREU(d + MLS_W, v);
+    MLS_STOREU(e - 2 * MLS_W, v);
+    MLS_STOREU(e - MLS_W, v);
+}
+
+/* 2W <= n <= 8W: mls_head_tail2, or mls_head_tail4 when n > 4W, as one
+ * sequence with one branch that adds the middle stores.  The two classes
+ * share their first and last stores in code: given them separately,
+ * clang 14 merged their common tail behind an extra jump and kept a
+ * stack frame (10-18 % slower than gcc's code at 129-512 B on Zen 4).
+ * The stores stay in ascending order (measured: 5 % faster at 257-400 B
+ * than the tail pair first). */
+MLS_INLINE void mls_head_tail2_or4(unsigned char *d, size_t n, MLS_VEC v)
+{
+    unsigned char *e = d + n;
+    MLS_STOREU(d, v);
+    MLS_STOREU(d + MLS_W, v);
+    if (n > 4 * MLS_W) {
+        MLS_STOREU(d + 2 * MLS_W, v);
+        MLS_STOREU(d + 3 * MLS_W, v);
+        MLS_STOREU(e - 4 * MLS_W, v);
+        MLS_STOREU(e - 3 * MLS_W, v);
+    }
     MLS_STOREU(e - 2 * MLS_W, v);
     MLS_STOREU(e - MLS_W, v);
 }

@@ -41,22 +41,23 @@ static __attribute__((noinline)) void *set_page_end(unsigned char *d, int c, siz
     return d;
 }
 
+static __attribute__((noinline)) void *set_above512(unsigned char *d, int c, size_t n)
+{
+    if (__builtin_expect(n >= ml_memset_special(), 0))
+        return mls_set_large(d, c, n);
+    mls_masked_loop(d, n, _mm512_set1_epi8((char)c));
+    return d;
+}
+
 static __attribute__((noinline, aligned(64))) void *set_above128(unsigned char *d, int c,
                                                                  size_t n)
 {
     __m512i v = _mm512_set1_epi8((char)c);
-    if (n <= 256) {
-        mls_head_tail2(d, n, v);
-        return d;
-    }
     if (n <= 512) {
-        mls_head_tail4(d, n, v);
+        mls_head_tail2_or4(d, n, v);
         return d;
     }
-    if (__builtin_expect(n >= ml_memset_special(), 0))
-        return mls_set_large(d, c, n);
-    mls_masked_loop(d, n, v);
-    return d;
+    return set_above512(d, c, n);
 }
 
 __attribute__((aligned(64))) void *memlane_memset_avx512(void *dst, int c, size_t n)
