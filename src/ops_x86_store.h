@@ -18,9 +18,9 @@
  * and gets, all static inline, with v the byte broadcast once:
  *   mls_head_tail(d, n, v)      1 vector at each end,  W <= n <= 2W
  *   mls_head_tail2(d, n, v)     2 vectors at each end, 2W <= n <= 4W
- *   mls_head_tail4(d, n, v)     4 vectors at each end, 4W <= n <= 8W
- *   mls_head_tail2_or4(d, n, v) the two above as one sequence with one
- *                               branch, 2W <= n <= 8W
+ *   mls_head_tail2_or4(d, n, v) the same, and 4 vectors at each end when
+ *                               n > 4W, 2W <= n <= 8W (one branch, which
+ *                               folds away where the caller knows n > 4W)
  *   mls_loop_and_tail(d, n, v)  one unaligned vector at each end, aligned
  *                               vectors between, 4 per iteration; n > W
  *   mls_loop_nt(d, n, v)        the same with non-temporal stores for the
@@ -118,13 +118,13 @@ MLS_INLINE void mls_head_tail2(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STOREU(e - MLS_W, v);
 }
 
-/* 2W <= n <= 8W: mls_head_tail2, or mls_head_tail4 when n > 4W, as one
- * sequence with one branch that adds the middle stores.  The two classes
- * share their first and last stores in code: given them separately,
- * clang 14 merged their common tail behind an extra jump and kept a
- * stack frame (10-18 % slower than gcc's code at 129-512 B on Zen 4).
- * The stores stay in ascending order (measured: 5 % faster at 257-400 B
- * than the tail pair first). */
+/* 2W <= n <= 8W: 2 vectors at each end, and 2 more at each end when
+ * n > 4W, as one sequence with one branch that adds the middle stores.
+ * The two size classes share their first and last stores in code: given
+ * them as two blocks, clang 14 merged their common tail behind an extra
+ * jump and kept a stack frame (10-18 % slower than gcc's code at
+ * 129-512 B on Zen 4).  The stores stay in ascending order (measured: 5 %
+ * faster at 257-400 B than the tail pair first). */
 MLS_INLINE void mls_head_tail2_or4(unsigned char *d, size_t n, MLS_VEC v)
 {
     unsigned char *e = d + n;
@@ -136,20 +136,6 @@ MLS_INLINE void mls_head_tail2_or4(unsigned char *d, size_t n, MLS_VEC v)
         MLS_STOREU(e - 4 * MLS_W, v);
         MLS_STOREU(e - 3 * MLS_W, v);
     }
-    MLS_STOREU(e - 2 * MLS_W, v);
-    MLS_STOREU(e - MLS_W, v);
-}
-
-/* 4W <= n <= 8W */
-MLS_INLINE void mls_head_tail4(unsigned char *d, size_t n, MLS_VEC v)
-{
-    unsigned char *e = d + n;
-    MLS_STOREU(d, v);
-    MLS_STOREU(d + MLS_W, v);
-    MLS_STOREU(d + 2 * MLS_W, v);
-    MLS_STOREU(d + 3 * MLS_W, v);
-    MLS_STOREU(e - 4 * MLS_W, v);
-    MLS_STOREU(e - 3 * MLS_W, v);
     MLS_STOREU(e - 2 * MLS_W, v);
     MLS_STOREU(e - MLS_W, v);
 }
