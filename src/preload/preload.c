@@ -12,6 +12,13 @@
  * calls one of these names back (built with -fno-builtin; the install
  * tests check the object code).
  *
+ * The standard names are plain functions, not IFUNCs like memlane_*: the
+ * loader relocates a preloaded object after the libraries loaded behind
+ * it, so their references to memset would run a resolver in an object
+ * not yet relocated (glibc then warns "Relink ... for IFUNC symbol").  Each name is one
+ * jump to memlane_<name>, which inside this object is bound to the selected variant when
+ * it is relocated.
+ *
  * string.h is not included: its declarations carry attributes (nonnull,
  * fortify wrappers) meant for callers, not for a definition.
  */
