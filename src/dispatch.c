@@ -136,13 +136,15 @@ static int selected_level = -1;
  * environment cannot be found.
  */
 extern char **environ __attribute__((weak));
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c): glibc's name
 extern void *__libc_stack_end __attribute__((weak));
 
 static char **ml_environ(void)
 {
     char ***environ_ref = &environ;
-    if (environ_ref && *environ_ref)
-        return *environ_ref;
+    char **env = environ_ref ? *environ_ref : NULL;
+    if (env)
+        return env;
     void **stack_end_ref = &__libc_stack_end;
     if (!stack_end_ref || !*stack_end_ref)
         return NULL;
@@ -338,7 +340,7 @@ static int ml_select_final(void)
 #define ML_RESOLVER(type, name, index, ptr, indirect) \
     __attribute__((used)) static type name(void) \
     { \
-        type fn = ml_select_final() ? ML_LOAD(ptr) : indirect; \
+        type fn = ml_select_final() ? ML_LOAD(ptr) : (indirect); \
         resolved[index] = (void *)fn; \
         return fn; \
     }
