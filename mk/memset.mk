@@ -23,14 +23,14 @@ test-extra:: $(MEMSET_TUN_TEST) $(TEST_BIN)
 
 # memset-ab (bench/memset-ab): memset variants against libc with both in
 # shared libraries, each in a process of its own, at four code placements.
-#   make memset-ab [AB_MODE=dist|uniform:A-B|fixed:OFF:N,N..] [AB_IMPLS="avx512 null"]
+#   make memset-ab [AB_MODE=dist|uniform:A-B|fixed:OFF:N,N..] [AB_IMPLS="avx512 memlane null"]
 # The harness is built (not run) by `make test`, so it keeps compiling.
 AB_MODE  ?= dist
-AB_IMPLS ?= avx512 null onemask
+AB_IMPLS ?= avx512 memlane null onemask
 AB_CC     = $(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LIB_NOLIBCALL)
 .PHONY: memset-ab
-memset-ab:
-	sh bench/memset-ab/run.sh $(BUILD)/memset-ab "$(AB_CC)" $(AB_MODE) $(AB_IMPLS)
+memset-ab: $(BUILD)/libmemlane.so.$(SOVERSION)
+	AB_LIBMEMLANE=$(abspath $(BUILD)/libmemlane.so.$(SOVERSION)) sh bench/memset-ab/run.sh $(BUILD)/memset-ab "$(AB_CC)" $(AB_MODE) $(AB_IMPLS)
 ifeq ($(IS_X86_64),1)
 test-extra::
 	AB_RUN=true sh bench/memset-ab/run.sh $(BUILD)/memset-ab "$(AB_CC)" dist avx512

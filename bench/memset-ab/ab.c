@@ -14,7 +14,9 @@
  *                           consecutive segments, a new list every sample)
  *           uniform:A-B     sizes uniform in A..B, the same way
  *           fixed:OFF:N,..  each size in a loop, dst at OFF from a page
- *     IMPL  libc or a variant name (avx512, avx2, ...; a probe: null, onemask)
+ *     IMPL  libc, a variant name (avx512, avx2, ...; a probe: null,
+ *           onemask), or memlane: memlane_memset from the library named by
+ *           $AB_LIBMEMLANE (the real libmemlane.so; not moved by placements)
  *
  * Output: one line per row, TSC ticks per call (median of 21 samples,
  * implementations interleaved sample by sample), then first / each other.
@@ -134,7 +136,21 @@ int main(int argc, char **argv)
             snprintf(sym, sizeof sym, "memset");
         else
             snprintf(sym, sizeof sym, "memlane_memset_%s", name);
-        void *addr = !strcmp(name, "libc") ? dlsym(RTLD_DEFAULT, sym) : dlsym(lib, sym);
+        void *from = lib;
+        if (!strcmp(name, "libc"))
+            from = RTLD_DEFAULT;
+        if (!strcmp(name, "memlane")) {
+            /* the public entry point of the real library (an IFUNC on glibc) */
+            const char *so = getenv("AB_LIBMEMLANE");
+            from = so ? dlopen(so, RTLD_NOW) : NULL;
+            if (!from) {
+                fprintf(stderr,
+                        "ab: memlane needs AB_LIBMEMLANE=path of libmemlane.so\n");
+                return 2;
+            }
+            snprintf(sym, sizeof sym, "memlane_memset");
+        }
+        void *addr = dlsym(from, sym);
         if (!addr) {
             fprintf(stderr, "ab: no %s\n", sym);
             return 2;
