@@ -2,9 +2,10 @@
 /* memset, AVX-512 (F/BW/VL): 64-byte vectors.  Why each row: docs/memset-tuning.md.
  *
  *   n             stores                                why (Zen 4)
- *   0 .. 128      2 byte-masked zmm at d, d+64          no branch on n: random sizes
- *                 (no branch on n)                      around 64 B do not mispredict
- *     near a page aligned masked lines instead          a page-split store ~20 cycles
+ *   0 .. 128      2 byte-masked zmm at d, d+64 (d, d    no branch on n: random sizes
+ *                 for n <= 64), no branch on n          around 64 B do not mispredict
+ *     near a page aligned masked lines instead          a page-split store ~25 cycles,
+ *                                                       even with an empty mask
  *   129 .. 256    4 zmm, 2 at each end
  *   257 .. 512    8 zmm, 4 at each end                  no loop: a trip count that
  *                                                       varies mispredicts
@@ -38,6 +39,7 @@
 static __attribute__((noinline)) void *set_page_end(unsigned char *d, int c, size_t n)
 {
     mls_masked_lines_upto128(d, n, _mm512_set1_epi8((char)c));
+    __asm__("" : "+r"(d)); /* keeps clang's call to this a jump: see mls_set_large */
     return d;
 }
 
@@ -65,7 +67,10 @@ __attribute__((aligned(64))) void *memlane_memset_avx512(void *dst, int c, size_
     unsigned char *d = dst;
 
     if (__builtin_expect(n <= 128, 1)) {
-        if (__builtin_expect(((uintptr_t)d & (ML_PAGE - 1)) > ML_PAGE - 128, 0))
+        /* the two stores cover [d, d + second + 64): within d's page? */
+        size_t end_in_page =
+            ((uintptr_t)d & (ML_PAGE - 1)) + mls_masked_upto128_second(n) + 64;
+        if (__builtin_expect(end_in_page > ML_PAGE, 0))
             return set_page_end(d, c, n);
         mls_masked_upto128(d, n, _mm512_set1_epi8((char)c));
         return dst;
