@@ -194,18 +194,21 @@ MLS_INLINE void mls_loop_nt(unsigned char *d, size_t n, MLS_VEC v)
 #if defined(MLS_MASKED)
 /*
  * AVX-512 only: 0 <= n <= 128 with no branch on n: two byte-masked
- * stores, at d and at d + mls_masked_upto128_second(n): d + 64 when
- * n > 64, else d again with the same mask.  Masked-off bytes are never
- * written and never fault, but a store whose 64 bytes cross into another
- * page costs ~25 TSC cycles on Zen 4 even with an empty mask (a page-split
- * store, and a fault-suppression assist if that page is not writable), so
- * callers check that the stores' footprint, [d, d + second + 64), stays
- * in one page and take mls_masked_lines_upto128 when it does not.  Keeping
- * the second store on d for n <= 64 halves that check's window for short
- * sizes (measured: Short +1-2 %, and d within 128 bytes of a page end no
- * longer takes the slower aligned-lines path when n <= 64).
+ * stores, at d (the first min(n, 64) bytes) and at
+ * d + mls_masked_upto128_second(n): for n > 64 the last 64 bytes, all of
+ * them (overlapping the first store), else d again with the same mask.
+ * Masked-off bytes are never written and never fault, but a store whose
+ * 64 bytes cross into another page costs ~25 TSC cycles on Zen 4 even
+ * with an empty mask (a page-split store, and a fault-suppression assist
+ * if that page is not writable), so callers check that the stores'
+ * footprint, [d, d + second + 64) = [d, max(d + 64, d + n)), stays in one
+ * page, and take mls_masked_lines_upto128 when it does not.  The
+ * footprint is glibc's (one masked store below 64 bytes, head and tail
+ * above); a second store always at d + 64 made the check cover 128 bytes
+ * (measured: Short 1.04 -> 1.06x glibc, Mid 1.52 -> 1.55x, and d 65-128
+ * bytes before a page end no longer takes the slower aligned-lines path).
  */
-MLS_INLINE size_t mls_masked_upto128_second(size_t n) { return n > 64 ? 64 : 0; }
+MLS_INLINE size_t mls_masked_upto128_second(size_t n) { return n > 64 ? n - 64 : 0; }
 
 MLS_INLINE void mls_masked_upto128(unsigned char *d, size_t n, MLS_VEC v)
 {

@@ -2,7 +2,7 @@
 /* memset, AVX-512 (F/BW/VL): 64-byte vectors.  Why each row: docs/memset-tuning.md.
  *
  *   n             stores                                why (Zen 4)
- *   0 .. 128      2 byte-masked zmm at d, d+64 (d, d    no branch on n: random sizes
+ *   0 .. 128      2 byte-masked zmm at d, d+n-64 (d, d  no branch on n: random sizes
  *                 for n <= 64), no branch on n          around 64 B do not mispredict
  *     near a page aligned masked lines instead          a page-split store ~25 cycles,
  *                                                       even with an empty mask
