@@ -1,19 +1,23 @@
-/* memset, AVX-512 (F/BW/VL): 64-byte vectors.
+// clang-format off
+/* memset, AVX-512 (F/BW/VL): 64-byte vectors.  Why each row: docs/memset-tuning.md.
  *
- *   n              stores                                   why (Zen 4,
- * docs/memset-tuning.md) 0 .. 128       2 byte-masked zmm at d, d+64,            no
- * branch on n: Short and Mid no branch on n                           sizes rarely
- * mispredict near a page  aligned masked lines instead             a page-split store
- * costs ~20 cycles 129 .. 256     4 zmm, 2 at each end 257 .. 512     8 zmm, 4 at each
- * end                     fewer stores than aligned lines > 512          all aligned:
- * masked first/last line,     a line-split zmm store costs twice full lines between, 4
- * per iteration      an aligned one, a page split ~20x
- *   >= threshold   non-temporal / rep stosb (src/tunables.h)
+ *   n             stores                                why (Zen 4)
+ *   0 .. 128      2 byte-masked zmm at d, d+n-64 (d, d  no branch on n: random sizes
+ *                 for n <= 64), no branch on n          around 64 B do not mispredict
+ *     near a page aligned masked lines instead          a page-split store ~25 cycles,
+ *                                                       even with an empty mask
+ *   129 .. 256    4 zmm, 2 at each end
+ *   257 .. 512    8 zmm, 4 at each end                  no loop: a trip count that
+ *                                                       varies mispredicts
+ *   > 512         all aligned: masked first/last line,  a line-split zmm store costs
+ *                 full lines between, 4 per iteration   twice an aligned one
+ *   >= threshold  non-temporal / rep stosb (src/tunables.h)
  *
  * The entry point and the path above 128 bytes are separate functions,
  * each 64-byte aligned, so the common path starts a fetch block and is
  * not displaced by the rarer code.
  */
+// clang-format on
 #include <immintrin.h>
 
 #include "internal.h"
@@ -35,6 +39,15 @@
 static __attribute__((noinline)) void *set_page_end(unsigned char *d, int c, size_t n)
 {
     mls_masked_lines_upto128(d, n, _mm512_set1_epi8((char)c));
+    __asm__("" : "+r"(d)); /* keeps clang's call to this a jump: see mls_set_large */
+    return d;
+}
+
+static __attribute__((noinline)) void *set_above512(unsigned char *d, int c, size_t n)
+{
+    if (__builtin_expect(n >= ml_memset_special(), 0))
+        return mls_set_large(d, c, n);
+    mls_masked_loop(d, n, _mm512_set1_epi8((char)c));
     return d;
 }
 
@@ -42,18 +55,11 @@ static __attribute__((noinline, aligned(64))) void *set_above128(unsigned char *
                                                                  size_t n)
 {
     __m512i v = _mm512_set1_epi8((char)c);
-    if (n <= 256) {
-        mls_head_tail2(d, n, v);
-        return d;
-    }
     if (n <= 512) {
-        mls_head_tail4(d, n, v);
+        mls_head_tail2_or4(d, n, v);
         return d;
     }
-    if (__builtin_expect(n >= ml_memset_special(), 0))
-        return mls_set_large(d, c, n);
-    mls_masked_loop(d, n, v);
-    return d;
+    return set_above512(d, c, n);
 }
 
 __attribute__((aligned(64))) void *memlane_memset_avx512(void *dst, int c, size_t n)
@@ -61,7 +67,10 @@ __attribute__((aligned(64))) void *memlane_memset_avx512(void *dst, int c, size_
     unsigned char *d = dst;
 
     if (__builtin_expect(n <= 128, 1)) {
-        if (__builtin_expect(((uintptr_t)d & (ML_PAGE - 1)) > ML_PAGE - 128, 0))
+        /* the two stores cover [d, d + second + 64): within d's page? */
+        size_t end_in_page =
+            ((uintptr_t)d & (ML_PAGE - 1)) + mls_masked_upto128_second(n) + 64;
+        if (__builtin_expect(end_in_page > ML_PAGE, 0))
             return set_page_end(d, c, n);
         mls_masked_upto128(d, n, _mm512_set1_epi8((char)c));
         return dst;

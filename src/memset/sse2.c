@@ -32,7 +32,7 @@ void *memlane_memset_sse2(void *dst, int c, size_t n)
         return dst;
     }
     if (n <= 128) {
-        mls_head_tail4(d, n, v);
+        mls_head_tail2_or4(d, n, v); /* n > 4W here: no branch */
         return dst;
     }
     if (__builtin_expect(n >= ml_memset_special(), 0))
