@@ -4,8 +4,9 @@
  *     0..64    one masked compare, the load mask made from n
  *    65..128   head + tail vector, one test
  *   129..256   32 bytes alone, then two heads + two tails, one test
- *   257..      32-byte vectors (see bcmp_long): one, one, two, four, then
- *              blocks of four aligned, the last one moved back to end at n
+ *   257..      32-byte vectors (see bcmp_long): one, then one, two, four
+ *              and four per iteration on p aligned to 32, then the last
+ *              two or four
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
  */
 #include "internal.h"
@@ -47,32 +48,37 @@ static inline __m256i xor4y(const unsigned char *p, const unsigned char *q, size
  * (64-byte loads of a q not aligned like p split cache lines). */
 static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    /* The same shape as memcmp_long (one, one, two, four vectors): with
-     * one, three, four, bcmp was slower than memcmp at more sizes. */
+    /* One, one, two, four vectors, then the loop (the shape of
+     * memcmp_long).  Equal inputs fall through every test (ML_UNLIKELY):
+     * at these sizes each taken branch on the equal path cost up to a
+     * cycle. */
     if (ML_UNLIKELY(ml_ne32k(p, q)))
         return 1;
-    if (ML_UNLIKELY(ml_ne32k(p + 32, q + 32)))
+    /* All later loads on p aligned to 32 (pa = p + 1..32): with the
+     * prologue at p + 32, p + 64, ... (as memcmp_long has) every vector
+     * of a misaligned p was misaligned too, and equal inputs at 257 B..1
+     * KiB took 1.03-1.25x glibc's time; now 0.90-1.05x. */
+    size_t a = 32 - ((uintptr_t)p & 31);
+    const unsigned char *pa = p + a, *qa = q + a;
+    if (ML_UNLIKELY(ml_ne32k(pa, qa)))
         return 1;
     if (ML_UNLIKELY(ml_nz32k(
-            _mm256_or_si256(ml_xor32(p + 64, q + 64), ml_xor32(p + 96, q + 96)))))
+            _mm256_or_si256(ml_xor32(pa + 32, qa + 32), ml_xor32(pa + 64, qa + 64)))))
         return 1;
-    if (ML_UNLIKELY(ml_nz32k(xor4y(p, q, 128, 160, 192, 224))))
+    if (ML_UNLIKELY(ml_nz32k(xor4y(pa, qa, 96, 128, 160, 192))))
         return 1;
-    /* Blocks of four vectors from p + 256 aligned down to 32, the last
-     * one moved back to end at n (cmov): one loop, no tail code (see
-     * memcmp_long; with the 1/2/4-vector tail, equal inputs at 720-768,
-     * 848-896 and 976-1024 bytes took 1.15-1.23x glibc's time). */
-    size_t i = 256 - ((uintptr_t)p & 31), lim = n - 128;
-    for (;;) {
-        if (i > lim)
-            i = lim;
-        uint32_t nz = ml_nz32k(xor4y(p, q, i, i + 32, i + 64, i + 96));
-        if (ML_UNLIKELY(nz))
+    size_t i = a + 224;
+    for (; i < n - 128; i += 128)
+        if (ML_UNLIKELY(ml_nz32k(xor4y(p, q, i, i + 32, i + 64, i + 96))))
             return 1;
-        if (i == lim)
-            return 0;
-        i += 128;
-    }
+    /* The last 1..128 bytes: four vectors (falling through) or two,
+     * ending at n.  With a separate one-vector case (as memcmp has) equal
+     * inputs at 720-768, 848-896 and 976-1024 bytes were 1.15-1.23x
+     * glibc's time. */
+    if (ML_LIKELY(n - i > 64))
+        return ml_nz32k(xor4y(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
+    return ml_nz32k(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
+                                    ml_xor32(p + n - 32, q + n - 32))) != 0;
 }
 
 __attribute__((aligned(64))) int memlane_bcmp_avx512(const void *a, const void *b,
