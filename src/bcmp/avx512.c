@@ -6,7 +6,7 @@
  *   129..256   32 bytes alone, then two heads + two tails, one test
  *   257..      32-byte vectors (see bcmp_long): one, then one, two, four
  *              and four per iteration on p aligned to 32, then the last
- *              two or four
+ *              two or four ending at n
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
  */
 #include "internal.h"
@@ -36,28 +36,17 @@ static inline int differ_first_129_256(const unsigned char *p, const unsigned ch
                                 ml_nz64(xor3(p, q, 64, n - 128, n - 64)));
 }
 
-/* OR of the XORs of four 32-byte vectors. */
-static inline __m256i xor4y(const unsigned char *p, const unsigned char *q, size_t o0,
-                            size_t o1, size_t o2, size_t o3)
-{
-    return ml_or4_256(ml_xor32(p + o0, q + o0), ml_xor32(p + o1, q + o1),
-                      ml_xor32(p + o2, q + o2), ml_xor32(p + o3, q + o3));
-}
-
-/* n > 256 with 32-byte vectors, for the reason given in memcmp/avx512.c
- * (64-byte loads of a q not aligned like p split cache lines). */
+/*
+ * n > 256: the loads and tests of ml_first_diff_window (see there, and
+ * memcmp's use of it), returning 1 where it returns a window.  Calling it
+ * (`!= SIZE_MAX`) compiled to a different layout that was slower on equal
+ * inputs (mean 1.09x glibc instead of 0.94x at 0..1 KiB, up to 1.3x), so
+ * bcmp keeps its own copy of the shape.
+ */
 static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    /* One, one, two, four vectors, then the loop (the shape of
-     * memcmp_long).  Equal inputs fall through every test (ML_UNLIKELY):
-     * at these sizes each taken branch on the equal path cost up to a
-     * cycle. */
     if (ML_UNLIKELY(ml_ne32k(p, q)))
         return 1;
-    /* All later loads on p aligned to 32 (pa = p + 1..32): with the
-     * prologue at p + 32, p + 64, ... (as memcmp_long has) every vector
-     * of a misaligned p was misaligned too, and equal inputs at 257 B..1
-     * KiB took 1.03-1.25x glibc's time; now 0.90-1.05x. */
     size_t a = 32 - ((uintptr_t)p & 31);
     const unsigned char *pa = p + a, *qa = q + a;
     if (ML_UNLIKELY(ml_ne32k(pa, qa)))
@@ -65,18 +54,14 @@ static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
     if (ML_UNLIKELY(ml_nz32k(
             _mm256_or_si256(ml_xor32(pa + 32, qa + 32), ml_xor32(pa + 64, qa + 64)))))
         return 1;
-    if (ML_UNLIKELY(ml_nz32k(xor4y(pa, qa, 96, 128, 160, 192))))
+    if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(pa, qa, 96, 128, 160, 192))))
         return 1;
     size_t i = a + 224;
     for (; i < n - 128; i += 128)
-        if (ML_UNLIKELY(ml_nz32k(xor4y(p, q, i, i + 32, i + 64, i + 96))))
+        if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(p, q, i, i + 32, i + 64, i + 96))))
             return 1;
-    /* The last 1..128 bytes: four vectors (falling through) or two,
-     * ending at n.  With a separate one-vector case (as memcmp has) equal
-     * inputs at 720-768, 848-896 and 976-1024 bytes were 1.15-1.23x
-     * glibc's time. */
     if (ML_LIKELY(n - i > 64))
-        return ml_nz32k(xor4y(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
+        return ml_nz32k(ml_xor4_256(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
     return ml_nz32k(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
                                     ml_xor32(p + n - 32, q + n - 32))) != 0;
 }
