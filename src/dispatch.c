@@ -1,7 +1,9 @@
 /*
  * Run-time dispatch.
  *
- * Each public function jumps through one function pointer.  The pointers
+ * On glibc each public function is an IFUNC bound to the selected variant
+ * (see "public entry points" below).  Otherwise, and as the IFUNCs'
+ * fallback, each jumps through one function pointer.  The pointers
  * start at "first call" trampolines that select every function's variant
  * and then forward the call, so a call that arrives before any constructor
  * ran (other libraries' start-up code, under the LD_PRELOAD drop-in) still
@@ -15,7 +17,6 @@
  * -fno-builtin (and gcc's -fno-tree-loop-distribute-patterns), and the
  * selection avoids stdio.
  */
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "memlane.h"
@@ -123,11 +124,71 @@ static ml_cmp_fn ts_memcmp_ptr = ts_memcmp_first;
 static unsigned char selected[F_COUNT];
 static int selected_level = -1;
 
-/* One line on stderr from the given pieces. */
-static void ml_warn(const char *const *parts, int count)
+/*
+ * The environment, also before libc's start-up set `environ`: a call
+ * from an executable's .preinit_array, or an IFUNC resolver run while
+ * the dynamic loader relocates objects, comes before that.  glibc's
+ * loader exports __libc_stack_end, the process's initial stack pointer:
+ * argc, then argv[0..argc-1] and NULL, then the environment and NULL.
+ * Both references are weak, and their GOT slots are still zero in a copy
+ * of this code that the loader has not relocated yet, which then sees no
+ * environment (the callers fall back to selecting later).  NULL when the
+ * environment cannot be found.
+ */
+extern char **environ __attribute__((weak));
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c): glibc's name
+extern void *__libc_stack_end __attribute__((weak));
+
+static char **ml_environ(void)
 {
+    char ***environ_ref = &environ;
+    char **env = environ_ref ? *environ_ref : NULL;
+    if (env)
+        return env;
+    void **stack_end_ref = &__libc_stack_end;
+    if (!stack_end_ref || !*stack_end_ref)
+        return NULL;
+    const long *sp = *stack_end_ref;
+    long argc = sp[0];
+    /* The layout check keeps a foreign stack layout from being read as
+     * an environment. */
+    if (argc < 0 || argc > (1L << 24) || sp[1 + argc] != 0)
+        return NULL;
+    return (char **)(void *)(sp + 2 + argc);
+}
+
+/* getenv over an explicit environment (getenv itself reads `environ`). */
+static const char *ml_env_get(char **env, const char *name)
+{
+    for (; env && *env; env++) {
+        const char *e = *env, *n = name;
+        while (*n && *e == *n)
+            e++, n++;
+        if (!*n && *e == '=')
+            return e + 1;
+    }
+    return NULL;
+}
+
+/* Set when a selection was made without the environment (see
+ * ml_environ): MEMLANE_ARCH was not seen then.  The constructor, which
+ * runs after libc's start-up, selects again. */
+static int selected_without_env;
+
+/* The MEMLANE_ARCH warning, made at selection and printed by the next
+ * caller that may write: a resolver may run before libc can (in a static
+ * executable, before thread-local storage, so errno, exists). */
+static const char *warn_value, *warn_why;
+static int warn_pending;
+
+static void ml_warn_flush(void)
+{
+    if (!__atomic_exchange_n(&warn_pending, 0, __ATOMIC_ACQ_REL))
+        return;
+    const char *const parts[] = {"memlane: MEMLANE_ARCH=\"", warn_value, warn_why,
+                                 level_names[selected_level], "\n"};
     /* write(2), not stdio: stdio may call memset, which may be us. */
-    for (int i = 0; i < count; i++) {
+    for (unsigned i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         size_t len = 0;
         while (parts[i][len])
             len++;
@@ -145,22 +206,16 @@ static unsigned pick(const struct ml_function *f, enum ml_level cap)
     return best;
 }
 
-/* Set when a selection was made before libc's own start-up (a call from
- * an executable's .preinit_array, or another object's IFUNC resolver):
- * environ was still NULL then, so getenv could not see MEMLANE_ARCH.  The
- * constructor, which runs after libc's, selects again. */
-static int selected_without_env;
-extern char **environ;
-
 static void ml_select(void)
 {
     if (__atomic_load_n(&selected_level, __ATOMIC_ACQUIRE) >= 0)
         return;
-    if (!environ)
+    char **env = ml_environ();
+    if (!env)
         __atomic_store_n(&selected_without_env, 1, __ATOMIC_RELAXED);
 
     enum ml_level best = ml_cpu_level(), cap = best;
-    const char *want = getenv("MEMLANE_ARCH");
+    const char *want = ml_env_get(env, "MEMLANE_ARCH");
     const char *why = NULL;
     if (want && *want) {
         int l = ml_level_from_name(want);
@@ -187,51 +242,43 @@ static void ml_select(void)
                      functions[F_TS_MEMCMP].variants[selected[F_TS_MEMCMP]].fn.cmp,
                      __ATOMIC_RELAXED);
 
-    /* Only the thread that publishes the level prints the warning. */
+    /* Only the thread that publishes the level queues the warning. */
     int unset = -1;
     if (__atomic_compare_exchange_n(&selected_level, &unset, (int)cap, 0,
                                     __ATOMIC_RELEASE, __ATOMIC_ACQUIRE) &&
         why) {
-        const char *line[] = {"memlane: MEMLANE_ARCH=\"", want, why, level_names[cap],
-                              "\n"};
-        ml_warn(line, 5);
+        warn_value = want;
+        warn_why = why;
+        __atomic_store_n(&warn_pending, 1, __ATOMIC_RELEASE);
     }
 }
 
 __attribute__((constructor)) static void ml_init(void)
 {
-    if (__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED) && environ) {
+    if (__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED) && ml_environ()) {
         __atomic_store_n(&selected_without_env, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&selected_level, -1, __ATOMIC_RELEASE);
     }
     ml_select();
+    ml_warn_flush();
 }
 
-static void *memset_first(void *dst, int c, size_t n)
-{
-    ml_select();
-    return memset_ptr(dst, c, n);
-}
-static int memcmp_first(const void *a, const void *b, size_t n)
-{
-    ml_select();
-    return memcmp_ptr(a, b, n);
-}
-static int bcmp_first(const void *a, const void *b, size_t n)
-{
-    ml_select();
-    return bcmp_ptr(a, b, n);
-}
-static int ts_bcmp_first(const void *a, const void *b, size_t n)
-{
-    ml_select();
-    return ts_bcmp_ptr(a, b, n);
-}
-static int ts_memcmp_first(const void *a, const void *b, size_t n)
-{
-    ml_select();
-    return ts_memcmp_ptr(a, b, n);
-}
+/* Trampolines: the first call through an entry point selects. */
+#define ML_FIRST(ret, name, ptr, params, args) \
+    static ret name params \
+    { \
+        ml_select(); \
+        ml_warn_flush(); \
+        return ptr args; \
+    }
+ML_FIRST(void *, memset_first, memset_ptr, (void *dst, int c, size_t n), (dst, c, n))
+ML_FIRST(int, memcmp_first, memcmp_ptr, (const void *a, const void *b, size_t n),
+         (a, b, n))
+ML_FIRST(int, bcmp_first, bcmp_ptr, (const void *a, const void *b, size_t n), (a, b, n))
+ML_FIRST(int, ts_bcmp_first, ts_bcmp_ptr, (const void *a, const void *b, size_t n),
+         (a, b, n))
+ML_FIRST(int, ts_memcmp_first, ts_memcmp_ptr, (const void *a, const void *b, size_t n),
+         (a, b, n))
 
 enum ml_level ml_selected_level(void)
 {
@@ -239,34 +286,111 @@ enum ml_level ml_selected_level(void)
     return (enum ml_level)selected_level;
 }
 
-/* ---- public entry points: one indirect jump each ---- */
-
+/* ---- public entry points ----
+ *
+ * Each entry point exists in an indirect form: one jump through its
+ * pointer.  Where the toolchain has GNU indirect functions (glibc, ELF),
+ * the public symbol is an IFUNC instead: the dynamic loader (or, in a
+ * static executable, libc's start-up) asks a resolver once and binds
+ * callers' PLT/GOT slots to the selected variant itself, so a call costs
+ * no more than a call to libc's own memset.  A resolver returns the
+ * indirect form when the selection is not final yet: no environment was
+ * found (ml_environ), or an earlier selection made without it is still
+ * to be redone by the constructor.
+ *
+ * Sanitizer builds keep the indirect form (ML_IFUNC, internal.h).
+ */
 #define ML_API __attribute__((__visibility__("default")))
 #define ML_LOAD(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)
 
-ML_API void *memlane_memset(void *dst, int c, size_t n)
+static void *memset_indirect(void *dst, int c, size_t n)
 {
     return ML_LOAD(memset_ptr)(dst, c, n);
 }
-
-ML_API int memlane_memcmp(const void *a, const void *b, size_t n)
+static int memcmp_indirect(const void *a, const void *b, size_t n)
 {
     return ML_LOAD(memcmp_ptr)(a, b, n);
 }
-
-ML_API int memlane_bcmp(const void *a, const void *b, size_t n)
+static int bcmp_indirect(const void *a, const void *b, size_t n)
 {
     return ML_LOAD(bcmp_ptr)(a, b, n);
 }
-
-ML_API int memlane_timingsafe_bcmp(const void *a, const void *b, size_t n)
+static int ts_bcmp_indirect(const void *a, const void *b, size_t n)
 {
     return ML_LOAD(ts_bcmp_ptr)(a, b, n);
 }
-
-ML_API int memlane_timingsafe_memcmp(const void *a, const void *b, size_t n)
+static int ts_memcmp_indirect(const void *a, const void *b, size_t n)
 {
     return ML_LOAD(ts_memcmp_ptr)(a, b, n);
+}
+
+/* What each resolver returned (NULL: none ran), for the tests. */
+static void *resolved[F_COUNT];
+
+#if ML_IFUNC
+/* Whether the selection is final, selecting first if need be. */
+static int ml_select_final(void)
+{
+    if (__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED) || !ml_environ())
+        return 0;
+    ml_select();
+    return !__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED);
+}
+
+#define ML_RESOLVER(type, name, index, ptr, indirect) \
+    __attribute__((used)) static type name(void) \
+    { \
+        type fn = ml_select_final() ? ML_LOAD(ptr) : (indirect); \
+        resolved[index] = (void *)fn; \
+        return fn; \
+    }
+ML_RESOLVER(ml_set_fn, ml_resolve_memset, F_MEMSET, memset_ptr, memset_indirect)
+ML_RESOLVER(ml_cmp_fn, ml_resolve_memcmp, F_MEMCMP, memcmp_ptr, memcmp_indirect)
+ML_RESOLVER(ml_cmp_fn, ml_resolve_bcmp, F_BCMP, bcmp_ptr, bcmp_indirect)
+ML_RESOLVER(ml_cmp_fn, ml_resolve_timingsafe_bcmp, F_TS_BCMP, ts_bcmp_ptr,
+            ts_bcmp_indirect)
+ML_RESOLVER(ml_cmp_fn, ml_resolve_timingsafe_memcmp, F_TS_MEMCMP, ts_memcmp_ptr,
+            ts_memcmp_indirect)
+
+ML_API void *memlane_memset(void *dst, int c, size_t n)
+    __attribute__((ifunc("ml_resolve_memset")));
+ML_API int memlane_memcmp(const void *a, const void *b, size_t n)
+    __attribute__((ifunc("ml_resolve_memcmp")));
+ML_API int memlane_bcmp(const void *a, const void *b, size_t n)
+    __attribute__((ifunc("ml_resolve_bcmp")));
+ML_API int memlane_timingsafe_bcmp(const void *a, const void *b, size_t n)
+    __attribute__((ifunc("ml_resolve_timingsafe_bcmp")));
+ML_API int memlane_timingsafe_memcmp(const void *a, const void *b, size_t n)
+    __attribute__((ifunc("ml_resolve_timingsafe_memcmp")));
+#else
+ML_API void *memlane_memset(void *dst, int c, size_t n)
+{
+    return memset_indirect(dst, c, n);
+}
+ML_API int memlane_memcmp(const void *a, const void *b, size_t n)
+{
+    return memcmp_indirect(a, b, n);
+}
+ML_API int memlane_bcmp(const void *a, const void *b, size_t n)
+{
+    return bcmp_indirect(a, b, n);
+}
+ML_API int memlane_timingsafe_bcmp(const void *a, const void *b, size_t n)
+{
+    return ts_bcmp_indirect(a, b, n);
+}
+ML_API int memlane_timingsafe_memcmp(const void *a, const void *b, size_t n)
+{
+    return ts_memcmp_indirect(a, b, n);
+}
+#endif
+
+void *ml_dispatch_resolved(const char *function)
+{
+    for (unsigned i = 0; function && i < F_COUNT; i++)
+        if (ml_streq(functions[i].name, function))
+            return resolved[i];
+    return NULL;
 }
 
 ML_API void *memlane_memset_explicit(void *dst, int c, size_t n)

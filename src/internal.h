@@ -6,6 +6,7 @@
 #ifndef MEMLANE_INTERNAL_H
 #define MEMLANE_INTERNAL_H
 
+#include <limits.h> /* on glibc, defines __GLIBC__ (features.h) */
 #include <stddef.h>
 
 /* Symbols of the library that are not public API. */
@@ -55,6 +56,33 @@ ML_HIDDEN enum ml_level ml_cpu_level(void);
 ML_HIDDEN int ml_level_supported(enum ml_level level);
 /* The level the dispatcher selected (after MEMLANE_ARCH). */
 ML_HIDDEN enum ml_level ml_selected_level(void);
+/* What the IFUNC resolver of a public function ("memset", ...) bound its
+ * symbol to: the selected variant, or the indirect entry point when the
+ * selection was not final yet.  NULL if no resolver ran (a build without
+ * IFUNC, or a symbol nobody referenced). */
+ML_HIDDEN void *ml_dispatch_resolved(const char *function);
+
+/*
+ * Whether the public functions are GNU indirect functions (IFUNC, see
+ * src/dispatch.c): on glibc/ELF, but not in sanitizer builds, whose
+ * runtime sets up its shadow memory only after the resolvers ran.
+ * -DMEMLANE_NO_IFUNC turns them off.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(thread_sanitizer)
+#define ML_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ML_SANITIZED 1
+#endif
+#if defined(__GLIBC__) && defined(__ELF__) && !defined(ML_SANITIZED) && \
+    !defined(MEMLANE_NO_IFUNC)
+#define ML_IFUNC 1
+#else
+#define ML_IFUNC 0
+#endif
 
 /* Declarations of every variant: memlane_<function>_<variant>.  The
  * PROTO macros expand to declarators, which cannot be parenthesised. */

@@ -15,6 +15,27 @@ static const char *const public_names[] = {
 };
 #define NPUBLIC (sizeof public_names / sizeof public_names[0])
 
+/* Where a call through `address` lands: the address itself, or, in an
+ * executable that is not position-independent (which takes an IFUNC's
+ * address as its PLT stub), the target of the stub's jmp *slot(%rip). */
+static void *call_target(void *address)
+{
+#if defined(__x86_64__)
+    const unsigned char *c = address;
+    if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
+        c += 4; /* endbr64 */
+    if (c[0] == 0xf2)
+        c += 1; /* bnd */
+    if (c[0] == 0xff && c[1] == 0x25) {
+        int32_t disp;
+        memcpy(&disp, c + 2, sizeof disp);
+        void *const *slot = (void *const *)(const void *)(c + 6 + disp);
+        return *slot;
+    }
+#endif
+    return address;
+}
+
 /* Child side: print "function variant" lines, then check the entry points
  * work on a small input. */
 int arch_probe(void)
@@ -30,6 +51,36 @@ int arch_probe(void)
              memlane_timingsafe_memcmp(y, x, 40) == 1 && memlane_memcmp(x, y, 39) == 0 &&
              memlane_active("nope") == NULL && memlane_active(NULL) == NULL;
     printf("calls %s\n", ok ? "ok" : "wrong");
+
+    /* Where the public symbols are IFUNCs, each must be bound to the
+     * variant memlane_active names: the resolver's answer, and where this
+     * executable's calls land (its GOT slot, or PLT stub, for the symbol). */
+    static const struct {
+        const char *name;
+        void *address;
+    } bound[] = {
+        {"memset", (void *)memlane_memset},
+        {"memcmp", (void *)memlane_memcmp},
+        {"bcmp", (void *)memlane_bcmp},
+        {"timingsafe_bcmp", (void *)memlane_timingsafe_bcmp},
+        {"timingsafe_memcmp", (void *)memlane_timingsafe_memcmp},
+    };
+    for (size_t i = 0; i < sizeof bound / sizeof bound[0]; i++) {
+        const struct ml_function *f = ml_function_find(bound[i].name);
+        const char *active = memlane_active(bound[i].name);
+        void *variant = NULL;
+        for (unsigned v = 0; v < f->nvariants; v++)
+            if (!strcmp(f->variants[v].name, active))
+                variant = f->kind == ML_KIND_SET ? (void *)f->variants[v].fn.set
+                                                 : (void *)f->variants[v].fn.cmp;
+        void *resolved = ml_dispatch_resolved(bound[i].name);
+        const char *verdict = !ML_IFUNC             ? "ok (no IFUNC in this build)"
+                              : resolved != variant ? "wrong resolver answer"
+                              : call_target(bound[i].address) != variant ? "wrong address"
+                                                                         : "ok";
+        printf("bound %s %s\n", bound[i].name, verdict);
+        ok &= !strncmp(verdict, "ok", 2);
+    }
     return ok ? 0 : 1;
 }
 
@@ -118,6 +169,14 @@ void suite_arch(const char *self)
             fail("want one warning line naming MEMLANE_ARCH, got: \"%s\"", err);
         if (!strstr(out, "calls ok"))
             fail("entry points misbehave under this setting: %s", out);
+        for (const char *b = strstr(out, "bound "); b; b = strstr(b + 1, "bound ")) {
+            const char *eol = strchr(b, '\n');
+            int len = eol ? (int)(eol - b) : (int)strlen(b);
+            if (!strstr(b, " ok") || (eol && strstr(b, " ok") > eol))
+                fail("%.*s", len, b);
+        }
+        if (!strstr(out, "bound timingsafe_memcmp "))
+            fail("no IFUNC binding reported: %s", out);
 
         for (size_t k = 0; k < NPUBLIC; k++) {
             const char *fname =

@@ -25,7 +25,7 @@ int main(int argc, char **argv)
         else if (nonly < 16 && argv[i][0] != '-')
             only[nonly++] = argv[i];
         else {
-            fprintf(stderr, "usage: %s [--long] [function ...]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--long] [function ... | arch]\n", argv[0]);
             return 2;
         }
     }
@@ -52,7 +52,10 @@ int main(int argc, char **argv)
         else
             suite_cmp(&impls[i]);
     }
-    if (nonly == 0)
+    int arch = nonly == 0;
+    for (int k = 0; k < nonly; k++)
+        arch |= !strcmp(only[k], "arch");
+    if (arch)
         suite_arch("/proc/self/exe");
 
     printf("%lu passed, %lu failed\n", cases_passed, cases_failed);

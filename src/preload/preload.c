@@ -12,6 +12,13 @@
  * calls one of these names back (built with -fno-builtin; the install
  * tests check the object code).
  *
+ * The standard names are plain functions, not IFUNCs like memlane_*: the
+ * loader relocates a preloaded object after the libraries loaded behind
+ * it, so their references to memset would run a resolver in an object
+ * not yet relocated (glibc then warns "Relink ... for IFUNC symbol").  Each name is one
+ * jump to memlane_<name>, which inside this object is bound to the selected variant when
+ * it is relocated.
+ *
  * string.h is not included: its declarations carry attributes (nonnull,
  * fortify wrappers) meant for callers, not for a definition.
  */
@@ -28,6 +35,15 @@ ML_EXPORT int timingsafe_bcmp(const void *a, const void *b, size_t n);
 ML_EXPORT int timingsafe_memcmp(const void *a, const void *b, size_t n);
 ML_EXPORT void explicit_bzero(void *dst, size_t n);
 ML_EXPORT void *memset_explicit(void *dst, int c, size_t n);
+/* glibc's names, reserved identifiers by design. */
+// NOLINTBEGIN(bugprone-reserved-identifier,cert-dcl37-c)
+ML_EXPORT void *__memset_chk(void *dst, int c, size_t n, size_t dst_size);
+ML_EXPORT void __explicit_bzero_chk(void *dst, size_t n, size_t dst_size);
+
+/* glibc's report of a fortify check that failed: prints "*** buffer
+ * overflow detected ***" and aborts. */
+extern void __chk_fail(void) __attribute__((__noreturn__));
+// NOLINTEND(bugprone-reserved-identifier,cert-dcl37-c)
 
 void *memset(void *dst, int c, size_t n) { return memlane_memset(dst, c, n); }
 
@@ -54,3 +70,23 @@ void *memset_explicit(void *dst, int c, size_t n)
 {
     return memlane_memset_explicit(dst, c, n);
 }
+
+/* The fortified entry points that glibc's <string.h> calls under
+ * _FORTIFY_SOURCE when the destination's size is known but the length is
+ * not a constant (Debian builds its packages that way).  They check the
+ * length against the size first, as glibc's do, and fail the same way. */
+// NOLINTBEGIN(bugprone-reserved-identifier,cert-dcl37-c)
+void *__memset_chk(void *dst, int c, size_t n, size_t dst_size)
+{
+    if (__builtin_expect(n > dst_size, 0))
+        __chk_fail();
+    return memlane_memset(dst, c, n);
+}
+
+void __explicit_bzero_chk(void *dst, size_t n, size_t dst_size)
+{
+    if (__builtin_expect(n > dst_size, 0))
+        __chk_fail();
+    memlane_memset_explicit(dst, 0, n);
+}
+// NOLINTEND(bugprone-reserved-identifier,cert-dcl37-c)

@@ -2,14 +2,15 @@
 # Tests of issue 9's area, run by `make test-install` (part of `make test`):
 #   symbols  libmemlane.so exports exactly the API of include/memlane.h;
 #            the drop-in exports exactly the seven standard names and
-#            never calls itself
+#            two fortified entry points, and never calls itself
 #   man      every page renders without a groff warning; the synopses
 #            match the header; memlane(7)'s table matches the build
 #   install  make install into a temporary DESTDIR, programs built through
 #            pkg-config (shared and static) run; uninstall removes exactly
 #            what install added
 #   preload  calls before any constructor; real programs give the same
-#            output under LD_PRELOAD as without it
+#            output under LD_PRELOAD as without it; a fortified program's
+#            checked calls bind to the drop-in and still fail on overflow
 # Ends with "install: N passed, N failed"; exits non-zero on a failure.
 #
 # Environment (set by mk/install.mk): CC CFLAGS BASE_CFLAGS BUILD MAKE
@@ -28,6 +29,8 @@ SO=$BUILD/libmemlane.so.$SOVERSION
 PRELOAD=$(cd "$BUILD" && pwd)/libmemlane-preload.so
 # The seven names the drop-in exports.
 STD_NAMES="bcmp explicit_bzero memcmp memset memset_explicit timingsafe_bcmp timingsafe_memcmp"
+# And the fortified entry points (_FORTIFY_SOURCE) it takes over too.
+CHK_NAMES="__explicit_bzero_chk __memset_chk"
 
 # check NAME COMMAND...: one test case; on failure its output is shown.
 check() {
@@ -85,7 +88,7 @@ t_map_matches_header() {
 t_exports_only_api() {
     got=$(nm -D --defined-only "$SO" | awk '
         $2 == "A" && $3 == "MEMLANE_0" { next }
-        { print $2, $3 }' | sort)
+        { print ($2 == "i" ? "T" : $2), $3 }' | sort) # i: an IFUNC (src/dispatch.c)
     same "$(api_names | sed 's/^/T /; s/$/@@MEMLANE_0/')" "$got"
 }
 
@@ -95,41 +98,63 @@ t_soname() {
 }
 
 t_preload_exports() {
-    same "$(printf '%s\n' $STD_NAMES)" \
-        "$(nm -D --defined-only "$PRELOAD" | awk '{ print $3 }' | sort)"
+    same "$(printf '%s\n' $CHK_NAMES $STD_NAMES)" \
+        "$(nm -D --defined-only "$PRELOAD" | awk '{ print $3 }' | LC_ALL=C sort)"
 }
 
 # Nothing in the drop-in may reach one of its own exported names through
 # the dynamic symbol table (that would be a call to itself, or to libc's),
-# and each entry point must go to its memlane_ counterpart.
+# and each entry point must go to its memlane_ counterpart: directly, or,
+# where memlane_<name> is an IFUNC (src/dispatch.c), through the PLT slot
+# that an IRELATIVE relocation binds to its resolver's choice
+# (objdump names that slot *ABS*+<resolver address>@plt).
 t_preload_no_self_calls() {
     relocs=$(objdump -R "$PRELOAD") || return 1
-    for n in $STD_NAMES; do
+    for n in $STD_NAMES $CHK_NAMES; do
         if printf '%s\n' "$relocs" | grep -E "[[:space:]]$n(@|\$)"; then
             echo "dynamic relocation against $n"
             return 1
         fi
     done
+    syms=$(nm "$PRELOAD") || return 1
     dis=$(objdump -d --no-show-raw-insn "$PRELOAD") || return 1
-    for n in $STD_NAMES; do
+    for n in $STD_NAMES $CHK_NAMES; do
         body=$(printf '%s\n' "$dis" | awk -v fn="<$n>:" '
             $2 == fn { on = 1; next } on && NF == 0 { exit } on')
         [ -n "$body" ] || { echo "no code for $n"; return 1; }
         targets=$(printf '%s\n' "$body" | sed -n 's/.*\(call\|jmp\)[^<]*<\([^>]*\)>.*/\2/p')
+        # The fortified ones may also call glibc's failure report.
+        also=
         case $n in
         explicit_bzero) want=memlane_memset_explicit ;;
+        __explicit_bzero_chk) want=memlane_memset_explicit also=__chk_fail@plt ;;
+        __memset_chk) want=memlane_memset also=__chk_fail@plt ;;
         *) want=memlane_$n ;;
         esac
+        addr=$(printf '%s\n' "$syms" | awk -v w="$want" '$2 == "i" && $3 == w {
+            sub(/^0+/, "", $1); print $1 }')
+        slot=
+        if [ -n "$addr" ]; then
+            slot="*ABS*+0x$addr@plt"
+            printf '%s\n' "$relocs" | grep -Eq "R_X86_64_IRELATIVE +\*ABS\*\+0x0*$addr\$" ||
+                { echo "no IRELATIVE relocation binds $want's slot"; return 1; }
+        fi
+        reached=
         for t in $targets; do
             case $t in
-            "$want" | "$n+"*) ;; # the counterpart, or a branch inside itself
+            "$want" | "$n+"*) [ "$t" = "$want" ] && reached=1 ;;
+            "$also") ;;
             *)
+                if [ -n "$slot" ] && [ "$t" = "$slot" ]; then
+                    reached=1
+                    continue
+                fi
                 printf '%s calls %s, expected only %s:\n%s\n' "$n" "$t" "$want" "$body"
                 return 1
                 ;;
             esac
         done
-        printf '%s\n' "$targets" | grep -qx "$want" ||
+        [ -n "$reached" ] ||
             { printf '%s does not reach %s:\n%s\n' "$n" "$want" "$body"; return 1; }
     done
 }
@@ -139,7 +164,7 @@ check "the header declares the API" t_api_nonempty
 check "src/memlane.map lists exactly the header's functions" t_map_matches_header
 check "nm -D $SO: only the API, version MEMLANE_0" t_exports_only_api
 check "soname $SONAME and its link" t_soname
-check "nm -D libmemlane-preload.so: exactly the seven standard names" t_preload_exports
+check "nm -D libmemlane-preload.so: exactly the seven standard names and two _chk" t_preload_exports
 check "drop-in entry points jump to memlane, never to themselves" t_preload_no_self_calls
 
 # ============================== man ==============================
@@ -414,6 +439,35 @@ t_bindings() {
     done
 }
 
+# Under _FORTIFY_SOURCE the checked calls go to the drop-in, give the same
+# result, and an overflow still ends in glibc's report and abort.
+t_fortified() {
+    $CC -O2 -D_FORTIFY_SOURCE=2 tests/install/fortified.c -o "$T/fortified" || return 1
+    dis=$(objdump -d "$T/fortified") || return 1
+    for n in $CHK_NAMES; do
+        printf '%s\n' "$dis" | grep -q "call.*<$n@plt>" ||
+            { echo "the compiler did not emit $n"; return 1; }
+    done
+    for len in 0 1 17 63 64; do
+        plain=$("$T/fortified" $len) || return 1
+        pre=$(LD_PRELOAD=$PRELOAD "$T/fortified" $len) || return 1
+        same "$plain" "$pre" || return 1
+    done
+    LD_BIND_NOW=1 LD_DEBUG=bindings LD_PRELOAD=$PRELOAD "$T/fortified" 5 \
+        > /dev/null 2> "$T/chk.bind" || return 1
+    for n in $CHK_NAMES; do
+        grep -q "to $PRELOAD \[0\]: normal symbol \`$n'" "$T/chk.bind" ||
+            { echo "$n not bound to the drop-in"; grep "\`$n'" "$T/chk.bind"; return 1; }
+    done
+    for pre in "" "$PRELOAD"; do
+        LD_PRELOAD=$pre "$T/fortified" 65 > /dev/null 2> "$T/chk.err"
+        rc=$?
+        cat "$T/chk.err"
+        [ $rc -gt 128 ] && grep -q "buffer overflow detected" "$T/chk.err" ||
+            { echo "65 bytes into 64 (LD_PRELOAD=$pre): exit $rc, want the overflow abort"; return 1; }
+    done
+}
+
 t_arch_warning() {
     (cd "$T/in" && LC_ALL=C sort text) > "$T/w.plain" || return 1
     (cd "$T/in" && LC_ALL=C MEMLANE_ARCH=nonesuch LD_PRELOAD=$PRELOAD sort text) \
@@ -447,6 +501,7 @@ print(sum(1 for a, b in zip(lines, lines[1:]) if a == b), bytes(64) == bytearray
     prog "xz and bzip2" 'xz -c text | xz -dc | sha256sum; bzip2 -c sub/hex | bzip2 -dc | cmp - sub/hex && echo same'
     prog "cmp and diff" 'cmp text text2; diff text text2; echo "rc $?"'
     check "python3 binds memset and memcmp to the drop-in" t_bindings
+    check "a _FORTIFY_SOURCE program: __memset_chk, __explicit_bzero_chk" t_fortified
     check "MEMLANE_ARCH=nonesuch under the drop-in: one warning, same output" t_arch_warning
 else
     failed=$((failed + 1))
