@@ -4,8 +4,9 @@
  *     0..64    one masked compare, the load mask made from n
  *    65..128   head + tail vector, one test
  *   129..256   32 bytes alone, then two heads + two tails, one test
- *   257..      32-byte vectors (see bcmp_long): one, one, two, four, then
- *              four aligned per iteration, then the last one, two or four
+ *   257..      32-byte vectors (see bcmp_long): one, then one, two, four
+ *              and four per iteration on p aligned to 32, then the last
+ *              two or four ending at n
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
  */
 #include "internal.h"
@@ -35,43 +36,42 @@ static inline int differ_first_129_256(const unsigned char *p, const unsigned ch
                                 ml_nz64(xor3(p, q, 64, n - 128, n - 64)));
 }
 
-/* OR of the XORs of four 32-byte vectors. */
-static inline __m256i xor4y(const unsigned char *p, const unsigned char *q, size_t o0,
-                            size_t o1, size_t o2, size_t o3)
-{
-    return ml_or4_256(ml_xor32(p + o0, q + o0), ml_xor32(p + o1, q + o1),
-                      ml_xor32(p + o2, q + o2), ml_xor32(p + o3, q + o3));
-}
-
-/* n > 256 with 32-byte vectors, for the reason given in memcmp/avx512.c
- * (64-byte loads of a q not aligned like p split cache lines). */
+/*
+ * n > 256: the loads and tests of ml_first_diff_window (see there, and
+ * memcmp's use of it), returning 1 where it returns a window.  Calling it
+ * (`!= SIZE_MAX`) compiled to a different layout that was slower on equal
+ * inputs (mean 1.09x glibc instead of 0.94x at 0..1 KiB, up to 1.3x), so
+ * bcmp keeps its own copy of the shape.
+ */
 static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    /* The same shape as memcmp_long (one, one, two, four vectors): with
-     * one, three, four, bcmp was slower than memcmp at more sizes. */
-    if (ml_ne32k(p, q))
+    if (ML_UNLIKELY(ml_ne32k(p, q)))
         return 1;
-    if (ml_ne32k(p + 32, q + 32))
+    size_t a = 32 - ((uintptr_t)p & 31);
+    const unsigned char *pa = p + a, *qa = q + a;
+    if (ML_UNLIKELY(ml_ne32k(pa, qa)))
         return 1;
-    if (ml_nz32k(_mm256_or_si256(ml_xor32(p + 64, q + 64), ml_xor32(p + 96, q + 96))))
+    if (ML_UNLIKELY(ml_nz32k(
+            _mm256_or_si256(ml_xor32(pa + 32, qa + 32), ml_xor32(pa + 64, qa + 64)))))
         return 1;
-    if (ml_nz32k(xor4y(p, q, 128, 160, 192, 224)))
+    if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(pa, qa, 96, 128, 160, 192))))
         return 1;
-    size_t i = 256 - ((uintptr_t)p & 31);
+    size_t i = a + 224;
     for (; i < n - 128; i += 128)
-        if (ml_nz32k(xor4y(p, q, i, i + 32, i + 64, i + 96)))
+        if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(p, q, i, i + 32, i + 64, i + 96))))
             return 1;
-    size_t rest = n - i;
-    if (rest <= 32)
-        return ml_ne32k(p + n - 32, q + n - 32) != 0;
-    if (rest <= 64)
-        return ml_nz32k(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
-                                        ml_xor32(p + n - 32, q + n - 32))) != 0;
-    return ml_nz32k(xor4y(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
+    if (ML_LIKELY(n - i > 64))
+        return ml_nz32k(ml_xor4_256(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
+    return ml_nz32k(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
+                                    ml_xor32(p + n - 32, q + n - 32))) != 0;
 }
 
-__attribute__((aligned(64))) int memlane_bcmp_avx512(const void *a, const void *b,
-                                                     size_t n)
+/* Aligned to 1024 (the code, helpers included, is under 1 KiB): a hot path
+ * that straddles a 4 KiB page boundary ran 5-7% slower (the same code
+ * placed across 0x9000 and not, side by side in memlane-bench: bcmp at
+ * 160-512 bytes); 64-byte alignment left that to the linker. */
+__attribute__((aligned(1024))) int memlane_bcmp_avx512(const void *a, const void *b,
+                                                       size_t n)
 {
     const unsigned char *p = a, *q = b;
 

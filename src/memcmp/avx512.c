@@ -5,9 +5,9 @@
  *     0..64    one masked compare, the load mask made from n
  *    65..128   head + tail vector, the first differing one picked by cmov
  *   129..256   32 bytes alone, then two heads + two tails picked by cmov
- *   257..      32-byte vectors (see memcmp_long): two one by one, two
- *              more, four, then four aligned per iteration, then the
- *              last one, two or four (overlapping)
+ *   257..      32-byte vectors (ml_first_diff_window, bcmp's long path)
+ *              find a 128-byte window holding the first difference, then
+ *              two 64-byte compares locate it (memcmp_locate128, cold)
  * Upper register state: with gcc, mk/memcmp.mk reserves xmm0-15 for this
  * file, so only zmm16-31 are used, which leave no dirty upper state and
  * need no vzeroupper (it cost ~1.4 cycles a call on Zen 4).  Other
@@ -16,67 +16,32 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-/* Whether four 32-byte vectors at o0 <= o1 <= o2 <= o3, each starting no
- * later than the end of the ones before it, differ; if so, *at = the
- * position of the first difference.  (Callers branch on this flag, not on
- * a byte difference read back from memory, so the branch does not wait
- * for those loads.) */
-static inline int differ4y(const unsigned char *p, const unsigned char *q, size_t o0,
-                           size_t o1, size_t o2, size_t o3, size_t *at)
+/*
+ * The first difference in [o, o+128), which holds one, the bytes before o
+ * being equal: two 64-byte compares, the first nonzero mask picked by
+ * cmov, the bytes read back.  Out of line and cold: the equal path of
+ * memcmp_long is then bcmp's (ml_first_diff_window), which on equal
+ * inputs was 3-10% faster than locating in place (the masks kept live
+ * cost moves and placement), and clearly so on misaligned buffers.  The
+ * price is a re-read of 128 bytes from L1 when the inputs differ:
+ * 0.90-0.95x glibc's time there instead of 0.83-0.88x; with four 32-byte
+ * compares here it was 0.95-1.04x.
+ */
+static __attribute__((noinline, cold)) int
+memcmp_locate128(const unsigned char *p, const unsigned char *q, size_t o)
 {
-    __m256i x0 = ml_xor32(p + o0, q + o0), x1 = ml_xor32(p + o1, q + o1);
-    __m256i x2 = ml_xor32(p + o2, q + o2), x3 = ml_xor32(p + o3, q + o3);
-    if (ML_LIKELY(ml_nz32k(ml_or4_256(x0, x1, x2, x3)) == 0))
-        return 0;
-    *at = ml_first_of4(ml_nz32k(x0), o0, ml_nz32k(x1), o1, ml_nz32k(x2), o2, ml_nz32k(x3),
-                       o3);
-    return 1;
+    size_t at =
+        ml_first_of2(ml_ne64(p + o, q + o), o, ml_ne64(p + o + 64, q + o + 64), o + 64);
+    return ml_diff_at(p, q, at);
 }
 
-/*
- * n > 256 with 32-byte vectors.  When q is not aligned like p, each
- * 64-byte load splits a cache line, and on Zen 4 such loads made this
- * range 15-25% slower than glibc; 32-byte loads split half as often.
- * With both aligned the two widths ran at the same speed.
- */
+/* n > 256 (see ml_first_diff_window). */
 static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    uint64_t m;
-    size_t at;
-
-    if ((m = ml_ne32k(p, q)))
-        return ml_diff_at(p, q, ml_ctz64(m));
-    if ((m = ml_ne32k(p + 32, q + 32)))
-        return ml_diff_at(p, q, 32 + ml_ctz64(m));
-    if ((m = ml_ne32x2k(p + 64, q + 64)))
-        return ml_diff_at(p, q, 64 + ml_ctz64(m));
-    if (differ4y(p, q, 128, 160, 192, 224, &at))
-        return ml_diff_at(p, q, at);
-    /* Four vectors per iteration on p aligned to 32 (the step back
-     * re-reads at most 31 bytes found equal). */
-    size_t i = 256 - ((uintptr_t)p & 31);
-    for (; i < n - 128; i += 128) {
-        __m256i x0 = ml_xor32(p + i, q + i), x1 = ml_xor32(p + i + 32, q + i + 32);
-        __m256i x2 = ml_xor32(p + i + 64, q + i + 64);
-        __m256i x3 = ml_xor32(p + i + 96, q + i + 96);
-        if (ML_UNLIKELY(ml_nz32k(ml_or4_256(x0, x1, x2, x3)) != 0)) {
-            uint64_t m01 = ml_nz32k(x0) | (uint64_t)ml_nz32k(x1) << 32;
-            uint64_t m23 = ml_nz32k(x2) | (uint64_t)ml_nz32k(x3) << 32;
-            return ml_diff_at(p, q, ml_first_of2(m01, i, m23, i + 64));
-        }
-    }
-    /* The last 1..128 bytes: as few vectors as cover them, ending at n. */
-    size_t rest = n - i;
-    if (rest <= 32) {
-        m = ml_ne32k(p + n - 32, q + n - 32);
-        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
-    }
-    if (rest <= 64) {
-        m = ml_ne32x2k(p + n - 64, q + n - 64);
-        return m ? ml_diff_at(p, q, n - 64 + ml_ctz64(m)) : 0;
-    }
-    return differ4y(p, q, n - 128, n - 96, n - 64, n - 32, &at) ? ml_diff_at(p, q, at)
-                                                                : 0;
+    size_t o = ml_first_diff_window(p, q, n);
+    if (ML_LIKELY(o == SIZE_MAX))
+        return 0;
+    return memcmp_locate128(p, q, o);
 }
 
 /*
@@ -130,8 +95,12 @@ static inline int differ_129_256(const unsigned char *p, const unsigned char *q,
     return 1;
 }
 
-__attribute__((aligned(64))) int memlane_memcmp_avx512(const void *a, const void *b,
-                                                       size_t n)
+/* Aligned to 2048 (the code is 0.9 KiB with gcc, 1.25 KiB with clang):
+ * a hot path that straddles a 4 KiB page boundary ran 5-7% slower (the
+ * same code placed across 0x9000 and not, side by side in memlane-bench:
+ * bcmp at 160-512 bytes); 64-byte alignment left that to the linker. */
+__attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const void *b,
+                                                         size_t n)
 {
     const unsigned char *p = a, *q = b;
     uint64_t m;
