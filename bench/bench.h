@@ -32,6 +32,9 @@ struct options {
     size_t footprint; /* bytes per buffer; 0: hot */
     const char *footprint_name;
     size_t align_a, align_b;
+    size_t mismatch_lo, mismatch_hi; /* --mismatch-at: positions drawn in
+                                        [lo, hi], clamped to the length */
+    int mismatch_at_given;
     unsigned runs;
     double batch_us; /* target time of one timed batch */
     int cpu;         /* -1: not pinned */

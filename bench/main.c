@@ -57,6 +57,9 @@ static void usage(FILE *out)
         "                         re-drawn every sample; table 1 then spreads the\n"
         "                         calls over up to 1024 buffer pairs in 256 KiB,\n"
         "                         or the --footprint) or both\n"
+        "      --mismatch-at=A[-B] with --data=mismatch: the differing byte at\n"
+        "                         position A, or drawn in A..B (clamped to each\n"
+        "                         call's length; default: anywhere)\n"
         "      --footprint=F      table 1 buffer per operand: hot (default: the\n"
         "                         same bytes every call), L1, L2, LLC, DRAM, or a\n"
         "                         size; calls walk the footprint in random order\n"
@@ -272,7 +275,8 @@ enum {
     OPT_PLOT_TAG,
     OPT_SEED,
     OPT_LIST,
-    OPT_ISOLATE
+    OPT_ISOLATE,
+    OPT_MISMATCH_AT
 };
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -290,6 +294,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"data", required_argument, 0, OPT_DATA},
         {"footprint", required_argument, 0, OPT_FOOTPRINT},
         {"align", required_argument, 0, OPT_ALIGN},
+        {"mismatch-at", required_argument, 0, OPT_MISMATCH_AT},
         {"batch", required_argument, 0, OPT_BATCH},
         {"cpu", required_argument, 0, OPT_CPU},
         {"quick", no_argument, 0, OPT_QUICK},
@@ -311,6 +316,7 @@ static void parse_options(int argc, char **argv, struct options *o)
     o->dists = 1 << DIST_SHORT | 1 << DIST_MID | 1 << DIST_LONG;
     o->data = 1 << DATA_EQUAL;
     o->footprint_name = "hot";
+    o->mismatch_hi = SIZE_MAX;
     o->runs = 20;
     o->batch_us = 5;
     o->cpu = -1;
@@ -418,6 +424,22 @@ static void parse_options(int argc, char **argv, struct options *o)
                 o->footprint_name = optarg;
             }
             break;
+        case OPT_MISMATCH_AT: {
+            const char *dash = strchr(optarg, '-');
+            const char *end = optarg + strlen(optarg);
+            size_t a, b;
+            if (parse_size(optarg, dash ? dash : end, &a) ||
+                (dash && parse_size(dash + 1, end, &b)))
+                bad("malformed --mismatch-at '%s' (A or A-B)", optarg);
+            if (!dash)
+                b = a;
+            if (b < a)
+                bad("--mismatch-at range '%s' is empty", optarg);
+            o->mismatch_lo = a;
+            o->mismatch_hi = b;
+            o->mismatch_at_given = 1;
+            break;
+        }
         case OPT_ALIGN: {
             const char *comma = strchr(optarg, ',');
             const char *end = optarg + strlen(optarg);

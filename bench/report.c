@@ -193,8 +193,20 @@ static const char *data_text(const struct result *r)
 {
     if (r->f->kind == ML_KIND_SET)
         return "";
-    return r->data == DATA_MISMATCH ? ", inputs differ at one random position per call"
-                                    : ", equal inputs";
+    static char at[96];
+    if (r->data != DATA_MISMATCH)
+        return ", equal inputs";
+    if (!ctx.opt.mismatch_at_given)
+        return ", inputs differ at one random position per call";
+    if (ctx.opt.mismatch_lo == ctx.opt.mismatch_hi)
+        snprintf(at, sizeof at,
+                 ", inputs differ at position %zu (or the last byte) per call",
+                 ctx.opt.mismatch_lo);
+    else
+        snprintf(at, sizeof at,
+                 ", inputs differ at one position in %zu..%zu (clamped) per call",
+                 ctx.opt.mismatch_lo, ctx.opt.mismatch_hi);
+    return at;
 }
 
 static const char *footprint_text(void)

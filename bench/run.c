@@ -413,7 +413,10 @@ static void place_mismatches(struct cmp_data *d, size_t first, size_t calls)
         size_t i = (first + j) % cl->count;
         if (cl->call[i].len == 0)
             continue;
-        uint32_t p = (uint32_t)rnd_below(cl->call[i].len);
+        size_t last = cl->call[i].len - 1;
+        size_t hi = ctx.opt.mismatch_hi < last ? ctx.opt.mismatch_hi : last;
+        size_t lo = ctx.opt.mismatch_lo < hi ? ctx.opt.mismatch_lo : hi;
+        uint32_t p = (uint32_t)(lo + rnd_below(hi - lo + 1));
         size_t at = cl->call[i].off + p;
         cl->b_base[at] = (unsigned char)(cl->a_base[at] ^ (1 + rnd_below(255)));
         d->pos[i] = p;

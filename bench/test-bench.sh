@@ -55,6 +55,12 @@ has '^geomean '
 has 'vs base'
 has '\(p=[0-9.]+ n=5\)'
 
+# --mismatch-at: named in the table header.
+run mismatch-at -q --tables=1 -f memcmp --data=mismatch --mismatch-at=5 --sizes=300 --runs=3
+has 'inputs differ at position 5 '
+run mismatch-range -q --tables=1 -f bcmp --data=mismatch --mismatch-at=0-31 --sizes=1,300 --runs=3
+has 'inputs differ at one position in 0\.\.31 '
+
 # Every option that takes a value, in one small run each.
 run table1-cmp -q --tables=1 -f memcmp,ts_memcmp --data=both --sizes=0,1,63,4K \
     --footprint=L1 --align=1,3 --runs=3 --unit=ns
@@ -132,6 +138,8 @@ bad --runs=abc
 bad --footprint=0
 bad --footprint=huge
 bad --align=5000
+bad --mismatch-at=9-3
+bad --mismatch-at=x
 bad --format=xml
 bad --unit=furlongs
 bad --tables=3
