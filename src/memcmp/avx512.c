@@ -18,18 +18,27 @@
 
 /*
  * The first difference in [o, o+128), which holds one, the bytes before o
- * being equal: two 64-byte compares, the first nonzero mask picked by
- * cmov, the bytes read back.  Out of line and cold: the equal path of
- * memcmp_long is then bcmp's (ml_first_diff_window), which on equal
+ * being equal; the byte read back.  Out of line and cold: the equal path
+ * of memcmp_long is then bcmp's (ml_first_diff_window), which on equal
  * inputs was 3-10% faster than locating in place (the masks kept live
  * cost moves and placement), and clearly so on misaligned buffers.  The
- * price is a re-read of 128 bytes from L1 when the inputs differ:
- * 0.90-0.95x glibc's time there instead of 0.83-0.88x; with four 32-byte
- * compares here it was 0.95-1.04x.
+ * price is a re-read from L1 when the inputs differ.
+ *   - o <= 32: ml_first_diff_window found the difference in one 32-byte
+ *     vector at o (its first or its second test), and only that vector
+ *     is read again.  Reading the whole window there touched up to two
+ *     cache lines the search never read: inputs differing at once in a
+ *     256 KiB working set took 2x glibc's time at 4 KiB
+ *     (memlane-bench --data=mismatch --mismatch-at=0-31), now 0.75x.
+ *   - else the window's bytes were all read by the search: two 64-byte
+ *     compares, the first nonzero mask picked by cmov (no branch to
+ *     mispredict on random positions: 0.90-0.95x glibc's time there,
+ *     0.95-1.15x with 32-byte compares and branches).
  */
 static __attribute__((noinline, cold)) int
 memcmp_locate128(const unsigned char *p, const unsigned char *q, size_t o)
 {
+    if (o <= 32)
+        return ml_diff_at(p, q, o + ml_ctz64(ml_ne32k(p + o, q + o)));
     size_t at =
         ml_first_of2(ml_ne64(p + o, q + o), o, ml_ne64(p + o + 64, q + o + 64), o + 64);
     return ml_diff_at(p, q, at);
