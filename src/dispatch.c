@@ -181,20 +181,25 @@ static int selected_without_env;
 static const char *warn_value, *warn_why;
 static int warn_pending;
 
-static void ml_warn_flush(void)
+void ml_warn_line(const char *const *parts, unsigned count)
 {
-    if (!__atomic_exchange_n(&warn_pending, 0, __ATOMIC_ACQ_REL))
-        return;
-    const char *const parts[] = {"memlane: MEMLANE_ARCH=\"", warn_value, warn_why,
-                                 level_names[selected_level], "\n"};
     /* write(2), not stdio: stdio may call memset, which may be us. */
-    for (unsigned i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    for (unsigned i = 0; i < count; i++) {
         size_t len = 0;
         while (parts[i][len])
             len++;
         ssize_t r = write(2, parts[i], len);
         (void)r;
     }
+}
+
+static void ml_warn_flush(void)
+{
+    if (!__atomic_exchange_n(&warn_pending, 0, __ATOMIC_ACQ_REL))
+        return;
+    const char *const parts[] = {"memlane: MEMLANE_ARCH=\"", warn_value, warn_why,
+                                 level_names[selected_level], "\n"};
+    ml_warn_line(parts, sizeof parts / sizeof parts[0]);
 }
 
 static unsigned pick(const struct ml_function *f, enum ml_level cap)

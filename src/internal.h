@@ -56,6 +56,9 @@ ML_HIDDEN enum ml_level ml_cpu_level(void);
 ML_HIDDEN int ml_level_supported(enum ml_level level);
 /* The level the dispatcher selected (after MEMLANE_ARCH). */
 ML_HIDDEN enum ml_level ml_selected_level(void);
+/* One line on stderr from the given pieces, with write(2) (stdio may call
+ * memset, which may be memlane's). */
+ML_HIDDEN void ml_warn_line(const char *const *parts, unsigned count);
 /* What the IFUNC resolver of a public function ("memset", ...) bound its
  * symbol to: the selected variant, or the indirect entry point when the
  * selection was not final yet.  NULL if no resolver ran (a build without

@@ -1,10 +1,10 @@
 /*
  * memset tunables: defaults from the CPU, overrides from the environment.
  * Nothing here may call memset or memcmp (they may be us, under a drop-in
- * preload), nor stdio (it may call them): warnings go out with write(2).
+ * preload), nor stdio (it may call them): warnings go out through
+ * ml_warn_line (write(2)).
  */
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "cpu.h"
 #include "tunables.h"
@@ -90,13 +90,7 @@ static void warn_bad(const char *name, const char *value)
     const char *parts[] = {"memlane: ", name, "=\"", value,
                            "\" is not a size (digits with K/M/G, or off); "
                            "using the default\n"};
-    for (unsigned i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        size_t len = 0;
-        while (parts[i][len])
-            len++;
-        ssize_t r = write(2, parts[i], len);
-        (void)r;
-    }
+    ml_warn_line(parts, sizeof parts / sizeof parts[0]);
 }
 
 static void apply_env(const char *name, size_t *value, int warn)
