@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#if defined(__GLIBC__)
+#include <dlfcn.h>
+#endif
 
 #include "memlane.h"
 
@@ -20,6 +23,55 @@
 static void *(*volatile const libc_memset)(void *, int, size_t) = memset;
 static int (*volatile const libc_memcmp)(const void *, const void *, size_t) = memcmp;
 static int (*volatile const libc_bcmp)(const void *, const void *, size_t) = bcmp;
+
+/*
+ * glibc picks memset and memcmp by ifunc, from the CPU's features minus
+ * those GLIBC_TUNABLES=glibc.cpu.hwcaps=-X turns off, and the chosen
+ * variant is a local symbol: dladdr cannot name it.  glibc's own
+ * __libc_ifunc_impl_list (GLIBC_PRIVATE, what its test suite uses; an
+ * array of {name, function, usable} per function) names every variant
+ * with its address, so the resolved pointer is looked up there.  bcmp
+ * is memcmp's alias in glibc, listed under "memcmp".  Only for the
+ * header; the tables do not depend on it.
+ */
+struct glibc_ifunc_impl {
+    const char *name;
+    void (*fn)(void);
+    _Bool usable;
+};
+
+const char *bench_libc_variant(enum bench_func f)
+{
+#if defined(__GLIBC__)
+    void *fn;
+    const char *list_name;
+    switch (f) {
+    case BF_MEMSET:
+        fn = (void *)libc_memset, list_name = "memset";
+        break;
+    case BF_MEMCMP:
+        fn = (void *)libc_memcmp, list_name = "memcmp";
+        break;
+    case BF_BCMP:
+        fn = (void *)libc_bcmp, list_name = "memcmp";
+        break;
+    default:
+        return NULL;
+    }
+    typedef size_t list_fn(const char *, struct glibc_ifunc_impl *, size_t);
+    list_fn *list = (list_fn *)dlsym(RTLD_DEFAULT, "__libc_ifunc_impl_list");
+    if (!list)
+        return NULL;
+    static struct glibc_ifunc_impl impls[64];
+    size_t count = list(list_name, impls, sizeof impls / sizeof impls[0]);
+    for (size_t i = 0; i < count && i < sizeof impls / sizeof impls[0]; i++)
+        if ((void *)impls[i].fn == fn && impls[i].name)
+            return impls[i].name;
+#else
+    (void)f;
+#endif
+    return NULL;
+}
 
 static struct bench_function functions[BF_COUNT] = {
     [BF_MEMSET] = {.name = "memset",

@@ -48,6 +48,12 @@ int bench_impl_index(const struct bench_function *f, const char *name);
  * from a 4 KiB boundary. */
 int impl_supports(const struct bench_impl *im, size_t n, size_t align);
 
+/* The name of the glibc variant that libc's memset, memcmp or bcmp
+ * resolved to in this process (say "__memset_avx2_unaligned_erms"), or
+ * NULL where that cannot be found out (not glibc, or its private ifunc
+ * list missing). */
+const char *bench_libc_variant(enum bench_func f);
+
 /* Implementations in other files. */
 void *bench_rep_stosb(void *dst, int c, size_t n);
 void *bench_rep_stosq(void *dst, int c, size_t n);

@@ -83,6 +83,14 @@ void report_header(FILE *out)
             memlane_active("timingsafe_memcmp"));
 #if defined(__GLIBC__)
     fprintf(out, "%slibc: glibc %s\n", pre, gnu_get_libc_version());
+    {
+        /* Which of glibc's variants runs: it follows GLIBC_TUNABLES. */
+        const char *set = bench_libc_variant(BF_MEMSET);
+        const char *cmp = bench_libc_variant(BF_MEMCMP);
+        const char *eq = bench_libc_variant(BF_BCMP);
+        fprintf(out, "%slibc-variants: memset=%s memcmp=%s bcmp=%s\n", pre,
+                set ? set : "?", cmp ? cmp : "?", eq ? eq : "?");
+    }
 #else
     fprintf(out, "%slibc: unknown\n", pre);
 #endif

@@ -217,6 +217,31 @@ static inline uint64_t ml_ne32_head_tail(const unsigned char *p, const unsigned 
     return ml_ne32(p, q) | (uint64_t)ml_ne32(p + n - 32, q + n - 32) << (n - 32);
 }
 
+/*
+ * 0 <= n <= 32 with one branch (n == 0): the whole dwords by one masked
+ * load (vpmaskmovd: masked-off dwords are not accessed and load as zero
+ * on both sides), the last 1-3 bytes by byte loads at positions clamped
+ * to n - 1 (with no partial dword they repeat byte n - 1, already
+ * compared).  Returns the mask of differing bytes, bit i = byte i.  The
+ * size ladder it replaces (0-3, 4-7, 8-16, 17-32) cost about one
+ * mispredicted branch per call on random short sizes.  n >= 1.
+ */
+static inline uint32_t ml_ne_upto32_masked(const unsigned char *p, const unsigned char *q,
+                                           size_t n)
+{
+    size_t whole = n & ~(size_t)3, last = n - 1;
+    __m256i lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n >> 2)),
+                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i a = _mm256_maskload_epi32((const int *)(const void *)p, lanes);
+    __m256i b = _mm256_maskload_epi32((const int *)(const void *)q, lanes);
+    uint32_t m = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b));
+    size_t j0 = whole < last ? whole : last, j1 = whole + 1 < last ? whole + 1 : last;
+    m |= (uint32_t)(p[j0] != q[j0]) << j0;
+    m |= (uint32_t)(p[j1] != q[j1]) << j1;
+    m |= (uint32_t)(p[last] != q[last]) << last;
+    return m;
+}
+
 /* 64 bytes as one mask. */
 static inline uint64_t ml_ne32x2(const unsigned char *p, const unsigned char *q)
 {

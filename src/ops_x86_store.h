@@ -141,14 +141,11 @@ MLS_INLINE void mls_head_tail2_or4(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STOREU(e - MLS_W, v);
 }
 
-/* Align-then-loop: one unaligned vector at d, aligned vectors from the
- * first boundary after d (4 per iteration, then 0-3 more), one unaligned
- * vector ending at e.  Only the first and last stores may cross a cache
- * line.  n > W, so every store lies in [d, e). */
-MLS_INLINE void mls_loop_and_tail(unsigned char *d, size_t n, MLS_VEC v)
+/* Aligned stores, 4 per iteration, from the first vector boundary after
+ * d while more than 4W bytes are left before e; returns where it stopped
+ * (e - 4W <= p < e when n > W). */
+MLS_INLINE unsigned char *mls_aligned_loop4(unsigned char *d, unsigned char *e, MLS_VEC v)
 {
-    unsigned char *e = d + n;
-    MLS_STOREU(d, v);
     unsigned char *p =
         (unsigned char *)(((uintptr_t)d + MLS_W) & ~(uintptr_t)(MLS_W - 1));
     for (; e - p > 4 * MLS_W; p += 4 * MLS_W) {
@@ -157,6 +154,18 @@ MLS_INLINE void mls_loop_and_tail(unsigned char *d, size_t n, MLS_VEC v)
         MLS_STOREA(p + 2 * MLS_W, v);
         MLS_STOREA(p + 3 * MLS_W, v);
     }
+    return p;
+}
+
+/* Align-then-loop: one unaligned vector at d, aligned vectors from the
+ * first boundary after d (4 per iteration, then 0-3 more), one unaligned
+ * vector ending at e.  Only the first and last stores may cross a cache
+ * line.  n > W, so every store lies in [d, e). */
+MLS_INLINE void mls_loop_and_tail(unsigned char *d, size_t n, MLS_VEC v)
+{
+    unsigned char *e = d + n;
+    MLS_STOREU(d, v);
+    unsigned char *p = mls_aligned_loop4(d, e, v);
     size_t left = (size_t)(e - p); /* 1 .. 4W */
     if (left > MLS_W) {
         MLS_STOREA(p, v);
@@ -166,6 +175,23 @@ MLS_INLINE void mls_loop_and_tail(unsigned char *d, size_t n, MLS_VEC v)
                 MLS_STOREA(p + 2 * MLS_W, v);
         }
     }
+    MLS_STOREU(e - MLS_W, v);
+}
+
+/* Align-then-loop with no branch on the remainder: one unaligned vector
+ * at d, aligned vectors 4 per iteration from the first boundary after d
+ * while more than 4W bytes are left, then 4 unaligned vectors ending at
+ * e, overlapping what the loop stored.  For random sizes the 0-3 extra
+ * stores of mls_loop_and_tail cost up to three unpredictable branches.
+ * n >= 4W, so every store lies in [d, e). */
+MLS_INLINE void mls_loop_tail4(unsigned char *d, size_t n, MLS_VEC v)
+{
+    unsigned char *e = d + n;
+    MLS_STOREU(d, v);
+    (void)mls_aligned_loop4(d, e, v);
+    MLS_STOREU(e - 4 * MLS_W, v);
+    MLS_STOREU(e - 3 * MLS_W, v);
+    MLS_STOREU(e - 2 * MLS_W, v);
     MLS_STOREU(e - MLS_W, v);
 }
 
