@@ -41,7 +41,7 @@ FLAGS_cpu      := -fno-stack-protector
 
 FUNCTIONS := memset memcmp bcmp timingsafe_bcmp timingsafe_memcmp
 LEVELS    := generic $(if $(IS_X86_64),sse2 avx2 avx512)
-LIB_SRCS  := src/cpu.c src/dispatch.c \
+LIB_SRCS  := src/cpu.c src/dispatch.c src/warn.c \
              $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS),$(wildcard src/$(f)/$(l).c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 

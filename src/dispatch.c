@@ -17,7 +17,6 @@
  * -fno-builtin (and gcc's -fno-tree-loop-distribute-patterns), and the
  * selection avoids stdio.
  */
-#include <unistd.h>
 
 #include "memlane.h"
 #include "internal.h"
@@ -180,18 +179,6 @@ static int selected_without_env;
  * executable, before thread-local storage, so errno, exists). */
 static const char *warn_value, *warn_why;
 static int warn_pending;
-
-void ml_warn_line(const char *const *parts, unsigned count)
-{
-    /* write(2), not stdio: stdio may call memset, which may be us. */
-    for (unsigned i = 0; i < count; i++) {
-        size_t len = 0;
-        while (parts[i][len])
-            len++;
-        ssize_t r = write(2, parts[i], len);
-        (void)r;
-    }
-}
 
 static void ml_warn_flush(void)
 {

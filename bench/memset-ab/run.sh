@@ -23,7 +23,8 @@ $cc "$here/ab.c" -ldl -lm -o "$out/ab"
 # Each variant with its level's flags, as the Makefile builds it (a trial
 # copy such as avx512x.c gets those of avx512).
 objs=
-for f in "$out"/src/memset/*.c "$out/src/tunables.c" "$out/src/cpu.c" "$here/probes.c"; do
+for f in "$out"/src/memset/*.c "$out/src/tunables.c" "$out/src/cpu.c" "$out/src/warn.c" \
+    "$here/probes.c"; do
     case $(basename "$f" .c) in
     sse2*) isa=-msse2 ;;
     avx2*) isa=$avx2 ;;
@@ -34,13 +35,19 @@ for f in "$out"/src/memset/*.c "$out/src/tunables.c" "$out/src/cpu.c" "$here/pro
     $cc -fPIC $isa -Iinclude -I"$out/src" -c "$f" -o "$o"
     objs="$objs $o"
 done
+# The four libraries first, outside the measuring pipeline, so that a
+# failed build stops the script (set -e does not see into a pipeline).
+# -z defs: a symbol missing from $objs fails here, also in `make test`,
+# which builds the libraries but does not run the harness.
 for kib in 0 1 2 3; do
     printf '__asm__(".text\\n.globl ab_pad\\nab_pad: .fill %d, 1, 0x90\\nret\\n");\n' \
         $((kib * 1024 + kib * 64 + 1)) > "$out/pad.c"
     $cc -fPIC -c "$out/pad.c" -o "$out/pad.o"
-    $cc -shared -o "$out/libab.so" "$out/pad.o" $objs
+    $cc -shared -Wl,-z,defs -o "$out/libab$kib.so" "$out/pad.o" $objs
+done
+for kib in 0 1 2 3; do
     for impl in "$@"; do
-        ${AB_RUN:-taskset -c 1} "$out/ab" "$out/libab.so" "$mode" libc "$impl" | tail -n +2 |
+        ${AB_RUN:-taskset -c 1} "$out/ab" "$out/libab$kib.so" "$mode" libc "$impl" | tail -n +2 |
             awk -v impl="$impl" '{ print impl, $1, $NF }'
     done
 done | awk '{ key = $1 " " $2; if (!(key in r)) order[n++] = key; r[key] = r[key] " " $3 }
