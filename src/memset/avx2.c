@@ -6,7 +6,7 @@
  *   32 .. 64          2 ymm, one at each end
  *   65 .. 128         4 ymm, 2 at each end
  *   129 .. 256        8 ymm, 4 at each end
- *   > 256             unaligned ymm at d, aligned loop of 4 ymm, then
+ *   > 256             4 unaligned ymm at d, aligned loop of 4 ymm, then
  *                     4 unaligned ymm ending at d+n (no remainder branch)
  *                     rep stosb / non-temporal above the tunables
  * Measured against glibc 2.36's __memset_avx2_unaligned_erms (README,
@@ -15,7 +15,10 @@
  * tail took sizes uniform in 0-512 from 0.77x glibc's speed to 0.93x
  * (257-1024 B at fixed sizes: 0.86-1.0x became 1.0-1.07x); the function
  * starts on a 64-byte line (at 16 bytes past one it measured ~10 %
- * slower at 16-256 B).
+ * slower at 16-256 B).  4 head vectors before the loop rather than one
+ * (mls_head4_loop_tail4): 257-512 B uniform 0.90 -> 0.97x glibc's speed.
+ * Tried and dropped: the < 32 B path on xmm only (no vzeroupper; Mid and
+ * 8 B slower), 65-256 B as one class (Uniform512 0.95 -> 0.90x).
  */
 #include <immintrin.h>
 
@@ -31,8 +34,7 @@
 #define MLS_LOOP mls_loop_and_tail
 #include "ops_x86_store.h"
 
-__attribute__((aligned(64))) __attribute__((aligned(64))) void *
-memlane_memset_avx2(void *dst, int c, size_t n)
+__attribute__((aligned(64))) void *memlane_memset_avx2(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
 
@@ -55,6 +57,6 @@ memlane_memset_avx2(void *dst, int c, size_t n)
     if (__builtin_expect(n >= ml_memset_special(), 0))
         return mls_set_large(d, c, n);
     else
-        mls_loop_tail4(d, n, v);
+        mls_head4_loop_tail4(d, n, v);
     return dst;
 }
