@@ -218,6 +218,40 @@ static inline uint64_t ml_ne32_head_tail(const unsigned char *p, const unsigned 
 }
 
 /*
+ * 1 <= n <= 32, split for a fast equal path (ml_upto32_*): the whole
+ * dwords by one masked load per side (vpmaskmovd: masked-off dwords are
+ * not accessed), the last 1-3 bytes by byte loads at j0 <= j1 <= last,
+ * clamped to n - 1 (with no partial dword they repeat byte n - 1).
+ * The lane mask is a 32-byte window into eight all-ones and eight zero
+ * dwords, one load from n instead of a broadcast and a compare.
+ */
+static inline __m256i ml_whole_dword_lanes(size_t n)
+{
+    static const int32_t window[16] __attribute__((aligned(64))) = {
+        -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+    return _mm256_loadu_si256(
+        (const __m256i *)(const void *)((const char *)window + 32 - (n & ~(size_t)3)));
+}
+
+/* The whole dwords of p and q, XORed (zero where equal). */
+static inline __m256i ml_upto32_dword_xor(const unsigned char *p, const unsigned char *q,
+                                          size_t n)
+{
+    __m256i lanes = ml_whole_dword_lanes(n);
+    return _mm256_xor_si256(_mm256_maskload_epi32((const int *)(const void *)p, lanes),
+                            _mm256_maskload_epi32((const int *)(const void *)q, lanes));
+}
+
+/* Positions of the last 1-3 bytes (see above). */
+static inline void ml_upto32_tail_at(size_t n, size_t *j0, size_t *j1, size_t *last)
+{
+    size_t whole = n & ~(size_t)3;
+    *last = n - 1;
+    *j0 = whole < *last ? whole : *last;
+    *j1 = whole + 1 < *last ? whole + 1 : *last;
+}
+
+/*
  * 0 <= n <= 32 with one branch (n == 0): the whole dwords by one masked
  * load (vpmaskmovd: masked-off dwords are not accessed and load as zero
  * on both sides), the last 1-3 bytes by byte loads at positions clamped

@@ -1,6 +1,10 @@
 /*
  * bcmp, AVX2.
- *     0..32    one masked dword load and byte loads (ml_ne_upto32_masked)
+ *     0..32    one masked dword load and byte loads, XORs ORed and no
+ *              mask (ml_upto32_dword_xor): against glibc's AVX2 code at
+ *              1-32 B, 1.22x -> 1.11x its time on equal inputs and
+ *              1.17x -> 1.01x with a difference (Zen 4, both code
+ *              positions tried)
  *    33..64    head + tail vector
  *    65..128   head vector, then the next one and two tail vectors
  *   129..      head vector, the next three, then four vectors per
@@ -39,8 +43,14 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
 {
     const unsigned char *p = a, *q = b;
 
-    if (n <= 32)
-        return n ? ml_ne_upto32_masked(p, q, n) != 0 : 0;
+    if (n <= 32) {
+        if (n == 0)
+            return 0;
+        size_t j0, j1, last;
+        ml_upto32_tail_at(n, &j0, &j1, &last);
+        unsigned tail = (p[j0] ^ q[j0]) | (p[j1] ^ q[j1]) | (p[last] ^ q[last]);
+        return ml_any32(ml_upto32_dword_xor(p, q, n)) | (tail != 0);
+    }
     if (n <= 64)
         return not_all(_mm256_and_si256(eq32(p, q), eq32(p + n - 32, q + n - 32)));
     if (not_all(eq32(p, q)))
