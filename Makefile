@@ -33,15 +33,16 @@ FLAGS_generic :=
 FLAGS_sse2    := -msse2
 FLAGS_avx2    := -mavx2 -mbmi -mbmi2 -mmovbe
 FLAGS_avx512  := -mavx2 -mbmi -mbmi2 -mmovbe -mavx512f -mavx512bw -mavx512vl
-# Code that IFUNC resolvers run (src/dispatch.c): in a static executable
+# Code that IFUNC resolvers run (src/dispatch.c, cpu.c, env.c): in a static executable
 # they run before libc has set up thread-local storage, which holds the
 # stack protector's canary, so no canary checks there whatever CFLAGS say.
 FLAGS_dispatch := -fno-stack-protector
 FLAGS_cpu      := -fno-stack-protector
+FLAGS_env      := -fno-stack-protector
 
 FUNCTIONS := memset memcmp bcmp timingsafe_bcmp timingsafe_memcmp
 LEVELS    := generic $(if $(IS_X86_64),sse2 avx2 avx512)
-LIB_SRCS  := src/cpu.c src/dispatch.c src/warn.c \
+LIB_SRCS  := src/cpu.c src/dispatch.c src/env.c src/warn.c \
              $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS),$(wildcard src/$(f)/$(l).c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 

@@ -56,6 +56,11 @@ ML_HIDDEN enum ml_level ml_cpu_level(void);
 ML_HIDDEN int ml_level_supported(enum ml_level level);
 /* The level the dispatcher selected (after MEMLANE_ARCH). */
 ML_HIDDEN enum ml_level ml_selected_level(void);
+/* The environment, also before libc has set `environ` (IFUNC resolvers,
+ * .preinit_array callers), or NULL when it cannot be found (src/env.c);
+ * and getenv over such an array. */
+ML_HIDDEN char **ml_environ(void);
+ML_HIDDEN const char *ml_env_get(char **env, const char *name);
 /* One line on stderr from the given pieces, with write(2) (stdio may call
  * memset, which may be memlane's). */
 ML_HIDDEN void ml_warn_line(const char *const *parts, unsigned count);

@@ -9,8 +9,6 @@
 #include "cpu.h"
 #include "tunables.h"
 
-extern char **environ;
-
 /* Until initialised: no rep stosb, no non-temporal stores, and every
  * large memset takes the path that initialises (special = 0). */
 struct ml_memset_tunables ml_memset_tun = {ML_THRESHOLD_OFF, ML_THRESHOLD_OFF, 0};
@@ -93,9 +91,9 @@ static void warn_bad(const char *name, const char *value)
     ml_warn_line(parts, sizeof parts / sizeof parts[0]);
 }
 
-static void apply_env(const char *name, size_t *value, int warn)
+static void apply_env(char **env, const char *name, size_t *value, int warn)
 {
-    const char *s = getenv(name);
+    const char *s = ml_env_get(env, name);
     if (!s || !*s)
         return;
     size_t v;
@@ -122,13 +120,16 @@ void ml_tunables_init(void)
     /* Every thread computes the same values (no lock: a signal handler
      * may get here while its own thread is half-way through), but only
      * the first one to read the environment warns about a malformed
-     * variable.  A memset that comes before libc has set up environ
-     * (the preload drop-in, .preinit_array code) gets the defaults; the
-     * constructor below then reads the variables. */
-    if (__atomic_load_n(&environ, __ATOMIC_RELAXED)) {
+     * variable.  The environment comes from ml_environ, as for
+     * MEMLANE_ARCH, so a memset that comes before libc has set up
+     * environ (the preload drop-in, .preinit_array code) sees it too;
+     * where it cannot be found, the defaults hold until the constructor
+     * below reads the variables. */
+    char **env = ml_environ();
+    if (env) {
         int first = !__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL);
-        apply_env("MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb, first);
-        apply_env("MEMLANE_NT_THRESHOLD", &t.nt, first);
+        apply_env(env, "MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb, first);
+        apply_env(env, "MEMLANE_NT_THRESHOLD", &t.nt, first);
     }
     t.special = t.rep_stosb < t.nt ? t.rep_stosb : t.nt;
     __atomic_store_n(&ml_memset_tun.rep_stosb, t.rep_stosb, __ATOMIC_RELAXED);

@@ -23,7 +23,7 @@ $cc "$here/ab.c" -ldl -lm -o "$out/ab"
 # Each variant with its level's flags, as the Makefile builds it (a trial
 # copy such as avx512x.c gets those of avx512).
 objs=
-for f in "$out"/src/memset/*.c "$out/src/tunables.c" "$out/src/cpu.c" "$out/src/warn.c" \
+for f in "$out"/src/memset/*.c "$out/src/tunables.c" "$out/src/cpu.c" "$out/src/env.c" "$out/src/warn.c" \
     "$here/probes.c"; do
     case $(basename "$f" .c) in
     sse2*) isa=-msse2 ;;
