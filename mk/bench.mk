@@ -75,3 +75,21 @@ $(BENCH_STATS_TEST): tests/bench/test_stats.c bench/stats.c bench/stats.h
 test-extra:: $(BENCH_BIN) $(BENCH_STATS_TEST)
 	$(BENCH_STATS_TEST)
 	BENCH=$(BENCH_BIN) sh bench/test-bench.sh
+
+# zero-length (bench/zero-length): the cost of n == 0 calls by the page
+# behind the pointer (written, untouched, zero page, read-only, PROT_NONE,
+# NULL), memlane next to libc.  `make zero-length` runs it pinned to one
+# CPU; `make test` only builds it, so it keeps compiling.
+ZERO_LENGTH_BIN := $(BUILD)/zero-length
+ZERO_LENGTH_CPU ?= 1
+$(ZERO_LENGTH_BIN): bench/zero-length/zero-length.c include/memlane.h $(BUILD)/libmemlane.a
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) $< $(BUILD)/libmemlane.a -o $@
+.PHONY: zero-length
+ifeq ($(IS_X86_64),1)
+zero-length: $(ZERO_LENGTH_BIN)
+	taskset -c $(ZERO_LENGTH_CPU) $(ZERO_LENGTH_BIN)
+test-extra:: $(ZERO_LENGTH_BIN)
+else
+zero-length:
+	@echo "$@: x86-64 only (rdtsc); skipped on $(TARGET)"
+endif
