@@ -12,11 +12,11 @@
  *              last four ending at n, no branch on the rest
  * Against glibc's __memcmp_sse2 on Zen 4 (every code position): BcmpShort
  * 1.04x -> 0.97x its time, Mid 1.08x -> 0.92x, Uniform512 1.09x -> 0.86x;
- * fixed sizes 33-64 B 1.10x -> 1.00-1.01x, 97-128 B 1.27-1.32x ->
- * 1.14-1.18x, but 65-96 B 1.20-1.25x -> 1.25-1.30x and 129-144 B
- * 1.07-1.10x -> 1.18-1.21x, where
- * the unconditional four-vector tail reads more than needed (a branch on
- * the rest fixes those and costs 10-17 % on Mid and Uniform512).
+ * fixed sizes 33-64 B 1.10x -> 1.00-1.03x, 97-128 B 1.27-1.32x ->
+ * 1.14-1.18x, but 65-96 B 1.18-1.25x -> 1.25-1.30x and 129-144 B
+ * 1.07-1.14x -> 1.18-1.21x, where the unconditional four-vector tail
+ * reads more than the rest needs (a branch on the rest wins those back
+ * and costs 10-17 % on Mid and Uniform512).
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
