@@ -4,35 +4,65 @@
  * Size ladder (every load inside [a, a+n)):
  *     0..16    overlapping little-endian words (no byte loop)
  *    17..32    head + tail vector, one 32-bit mask
- *    33..64    two head + two tail vectors, one 64-bit mask
- *    65..128   the first vector alone, the next four, then the last
- *              four ending at n, no loop set-up (MemcmpMid against
- *              glibc's __memcmp_sse2 on Zen 4: +23 % -> +11-13 % time,
- *              fixed 112-128 B 1.74x -> 1.3-1.45x, both code positions)
+ *    33..64    two head + two tail vectors
+ *    65..128   the first four vectors and the last four ending at n,
+ *              one test for both
  *   129..      the first four vectors, then four aligned vectors per
- *              iteration, then the last one, two or four vectors
- *              (overlapping, as few as cover the rest)
- * A head/tail pair shifts the tail mask by its offset, so bit i is byte i
- * and one bit scan finds the first difference; larger groups pick the
- * first differing vector with conditional moves.
+ *              iteration, then the last two or four ending at n
+ * A group of vectors is tested for equality first: pcmpeqb results ANDed,
+ * one pmovmskb (glibc's test; XOR/OR then pcmpeqb against zero costs one
+ * more operation per group).  Only a group that differs builds the mask
+ * of its differing bytes (bit i = byte i), and one bit scan finds the
+ * first; two groups are chosen between by conditional moves, not
+ * branches, since with a random mismatch position such a branch is
+ * mispredicted half the time.
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-/* Whether four vectors at byte offsets o0 <= o1 <= o2 <= o3, each starting
- * where the ones before it end or earlier, differ; if so, *at = the
- * position of the first difference.  (Callers branch on this flag, not
- * on a byte difference read back from memory.) */
-static inline int differ4(const unsigned char *p, const unsigned char *q, size_t o0,
-                          size_t o1, size_t o2, size_t o3, size_t *at)
+static inline __m128i eq16(const unsigned char *p, const unsigned char *q)
 {
-    __m128i x0 = ml_xor16(p + o0, q + o0), x1 = ml_xor16(p + o1, q + o1);
-    __m128i x2 = ml_xor16(p + o2, q + o2), x3 = ml_xor16(p + o3, q + o3);
-    __m128i any = _mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3));
-    if (ML_LIKELY(ml_nz16(any) == 0))
+    return _mm_cmpeq_epi8(ml_ld16(p), ml_ld16(q));
+}
+
+/* p + i aligned to 16 bytes: the load folds into pcmpeqb. */
+static inline __m128i eq16_aligned_p(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_cmpeq_epi8(_mm_load_si128((const __m128i *)(const void *)p), ml_ld16(q));
+}
+
+/* Whether all bytes of four equality vectors are equal. */
+static inline int all_eq4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
+{
+    __m128i e = _mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3));
+    return _mm_movemask_epi8(e) == 0xffff;
+}
+
+/* Differing bytes of two consecutive vectors as one mask, bit i = byte i. */
+static inline uint32_t ne_mask2(__m128i e0, __m128i e1)
+{
+    return ~((uint32_t)_mm_movemask_epi8(e0) | (uint32_t)_mm_movemask_epi8(e1) << 16);
+}
+
+/* Differing bytes of four consecutive vectors as one mask, bit i = byte i. */
+static inline uint64_t ne_mask4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
+{
+    uint64_t m = (uint64_t)(uint32_t)_mm_movemask_epi8(e0) |
+                 (uint64_t)(uint32_t)_mm_movemask_epi8(e1) << 16 |
+                 (uint64_t)(uint32_t)_mm_movemask_epi8(e2) << 32 |
+                 (uint64_t)(uint32_t)_mm_movemask_epi8(e3) << 48;
+    return ~m;
+}
+
+/* The four vectors at o..o+64: if they differ, *at = the first difference. */
+static inline int differ_at4(const unsigned char *p, const unsigned char *q, size_t o,
+                             size_t *at)
+{
+    __m128i e0 = eq16(p + o, q + o), e1 = eq16(p + o + 16, q + o + 16);
+    __m128i e2 = eq16(p + o + 32, q + o + 32), e3 = eq16(p + o + 48, q + o + 48);
+    if (ML_LIKELY(all_eq4(e0, e1, e2, e3)))
         return 0;
-    *at =
-        ml_first_of4(ml_nz16(x0), o0, ml_nz16(x1), o1, ml_nz16(x2), o2, ml_nz16(x3), o3);
+    *at = o + ml_ctz64(ne_mask4(e0, e1, e2, e3));
     return 1;
 }
 
@@ -41,49 +71,57 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
 {
     const unsigned char *p = a, *q = b;
 
-    if (n <= 16)
+    /* The hints only steer gcc's block order: with them 8-16 B keep the
+     * old code's cost and 17-64 B take no extra jump (without them 8-16 B
+     * cost 2 core cycles more on Zen 4; 1-3 B now cost 1 more). */
+    if (ML_UNLIKELY(n <= 16))
         return ml_memcmp_upto16(p, q, n);
-    if (n <= 32) {
+    if (ML_LIKELY(n <= 32)) {
         uint32_t m = ml_ne16_head_tail(p, q, n);
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
     }
-    if (n <= 64) {
-        uint64_t m = ml_ne16x2_head_tail(p, q, n);
-        return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
+    if (ML_LIKELY(n <= 64)) {
+        __m128i e0 = eq16(p, q), e1 = eq16(p + 16, q + 16);
+        __m128i e2 = eq16(p + n - 32, q + n - 32), e3 = eq16(p + n - 16, q + n - 16);
+        if (all_eq4(e0, e1, e2, e3))
+            return 0;
+        return ml_diff_at(p, q,
+                          ml_first_of2(ne_mask2(e0, e1), 0, ne_mask2(e2, e3), n - 32));
     }
-
-    /* The first vector alone: inputs that differ early leave here. */
-    uint32_t m0 = ml_ne16(p, q);
-    if (m0)
-        return ml_diff_at(p, q, ml_ctz64(m0));
+    if (n <= 128) {
+        /* Both groups before one branch: where a difference lies picks
+         * a group by conditional moves. */
+        __m128i e0 = eq16(p, q), e1 = eq16(p + 16, q + 16);
+        __m128i e2 = eq16(p + 32, q + 32), e3 = eq16(p + 48, q + 48);
+        __m128i e4 = eq16(p + n - 64, q + n - 64), e5 = eq16(p + n - 48, q + n - 48);
+        __m128i e6 = eq16(p + n - 32, q + n - 32), e7 = eq16(p + n - 16, q + n - 16);
+        __m128i e =
+            _mm_and_si128(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3)),
+                          _mm_and_si128(_mm_and_si128(e4, e5), _mm_and_si128(e6, e7)));
+        if (_mm_movemask_epi8(e) == 0xffff)
+            return 0;
+        return ml_diff_at(
+            p, q,
+            ml_first_of2(ne_mask4(e0, e1, e2, e3), 0, ne_mask4(e4, e5, e6, e7), n - 64));
+    }
     size_t at;
-    if (differ4(p, q, 16, 32, 48, 64 < n - 16 ? 64 : n - 16, &at))
+    if (differ_at4(p, q, 0, &at))
         return ml_diff_at(p, q, at);
-    if (n <= 128)
-        return differ4(p, q, n - 64, n - 48, n - 32, n - 16, &at) ? ml_diff_at(p, q, at)
-                                                                  : 0;
     /* Loop on p aligned to 16 bytes (aligned loads on p); the step back
      * to alignment re-reads at most 15 bytes already found equal. */
     size_t i = 64 - ((uintptr_t)p & 15);
     for (; i < n - 64; i += 64) {
-        __m128i x0 = ml_xor16(p + i, q + i), x1 = ml_xor16(p + i + 16, q + i + 16);
-        __m128i x2 = ml_xor16(p + i + 32, q + i + 32);
-        __m128i x3 = ml_xor16(p + i + 48, q + i + 48);
-        __m128i any = _mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3));
-        if (ML_UNLIKELY(ml_nz16(any) != 0))
-            return ml_diff_at(p, q,
-                              ml_first_of4(ml_nz16(x0), i, ml_nz16(x1), i + 16,
-                                           ml_nz16(x2), i + 32, ml_nz16(x3), i + 48));
+        __m128i e0 = eq16_aligned_p(p + i, q + i),
+                e1 = eq16_aligned_p(p + i + 16, q + i + 16);
+        __m128i e2 = eq16_aligned_p(p + i + 32, q + i + 32);
+        __m128i e3 = eq16_aligned_p(p + i + 48, q + i + 48);
+        if (ML_UNLIKELY(!all_eq4(e0, e1, e2, e3)))
+            return ml_diff_at(p, q, i + ml_ctz64(ne_mask4(e0, e1, e2, e3)));
     }
-    /* The last 1..64 bytes: as few vectors as cover them, ending at n. */
-    size_t rest = n - i;
-    if (rest <= 16) {
-        uint32_t m = ml_ne16(p + n - 16, q + n - 16);
-        return m ? ml_diff_at(p, q, n - 16 + ml_ctz64(m)) : 0;
-    }
-    if (rest <= 32) {
+    /* The last 1..64 bytes: the two or four vectors ending at n. */
+    if (n - i <= 32) {
         uint32_t m = ml_ne16x2(p + n - 32, q + n - 32);
         return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
     }
-    return differ4(p, q, n - 64, n - 48, n - 32, n - 16, &at) ? ml_diff_at(p, q, at) : 0;
+    return differ_at4(p, q, n - 64, &at) ? ml_diff_at(p, q, at) : 0;
 }
