@@ -76,20 +76,21 @@ test-extra:: $(BENCH_BIN) $(BENCH_STATS_TEST)
 	$(BENCH_STATS_TEST)
 	BENCH=$(BENCH_BIN) sh bench/test-bench.sh
 
-# zero-length (bench/zero-length): the cost of n == 0 calls by the page
-# behind the pointer (written, untouched, zero page, read-only, PROT_NONE,
-# NULL), memlane next to libc.  `make zero-length` runs it pinned to one
-# CPU; `make test` only builds it, so it keeps compiling.
-ZERO_LENGTH_BIN := $(BUILD)/zero-length
-ZERO_LENGTH_CPU ?= 1
-$(ZERO_LENGTH_BIN): bench/zero-length/zero-length.c include/memlane.h $(BUILD)/libmemlane.a
+# masked-lanes (bench/masked-lanes): masked loads/stores whose masked-off
+# lanes reach a page that is not present: n == 0 calls by the page behind
+# the pointer, and buffers ending at a page end before PROT_NONE; memlane
+# next to libc.  `make masked-lanes` runs it pinned to one CPU
+# (MASKED_LANES_CPU); `make test` only builds it, so it keeps compiling.
+MASKED_LANES_BIN := $(BUILD)/masked-lanes
+MASKED_LANES_CPU ?= 1
+$(MASKED_LANES_BIN): bench/masked-lanes/masked-lanes.c include/memlane.h $(BUILD)/libmemlane.a
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) $< $(BUILD)/libmemlane.a -o $@
-.PHONY: zero-length
+.PHONY: masked-lanes
 ifeq ($(IS_X86_64),1)
-zero-length: $(ZERO_LENGTH_BIN)
-	taskset -c $(ZERO_LENGTH_CPU) $(ZERO_LENGTH_BIN)
-test-extra:: $(ZERO_LENGTH_BIN)
+masked-lanes: $(MASKED_LANES_BIN)
+	taskset -c $(MASKED_LANES_CPU) $(MASKED_LANES_BIN)
+test-extra:: $(MASKED_LANES_BIN)
 else
-zero-length:
+masked-lanes:
 	@echo "$@: x86-64 only (rdtsc); skipped on $(TARGET)"
 endif

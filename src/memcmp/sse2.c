@@ -2,23 +2,20 @@
  * memcmp, SSE2 (x86-64 baseline): 16-byte vectors, pcmpeqb + pmovmskb.
  *
  * Size ladder (every load inside [a, a+n)):
- *     0..16    overlapping little-endian words (no byte loop); laid out
- *              first, on the fall-through path
+ *     0..16    overlapping little-endian words (no byte loop)
  *    17..32    head + tail vector, one 32-bit mask
- *    33..64    two head + two tail vectors, one test of the ANDed masks
- *    65..128   the first four vectors, then the last four ending at n
- *   129..      the first four vectors, then four per iteration with p
- *              aligned to 16, then the last four ending at n (no branch
- *              on how many bytes are left)
- * A group of four consecutive vectors is tested by ANDing the pcmpeqb
- * masks and one pmovmskb (in the loop the aligned side is pcmpeqb's
- * memory operand); if it differs, the four byte masks make one 64-bit
- * mask whose lowest set bit is the first difference (as glibc's
- * __memcmp_sse2 does), from the compares already made.  Against that
- * glibc code on Zen 4 (all code positions): MemcmpMid 1.06-1.09x -> 0.95-0.97x
- * its time, Uniform512 1.14x -> 0.90x, fixed 65-1008 B equal 1.1-1.5x ->
- * 1.03-1.35x (the XOR/OR groups, the loop's compare with zero and the
- * branches on the rest were the difference).
+ *    33..64    two head + two tail vectors
+ *    65..128   the first four vectors and the last four ending at n,
+ *              one test for both
+ *   129..      the first four vectors, then four aligned vectors per
+ *              iteration, then the last two or four ending at n
+ * A group of vectors is tested for equality first: pcmpeqb results ANDed,
+ * one pmovmskb (glibc's test; XOR/OR then pcmpeqb against zero costs one
+ * more operation per group).  Only a group that differs builds the mask
+ * of its differing bytes (bit i = byte i), and one bit scan finds the
+ * first; two groups are chosen between by conditional moves, not
+ * branches, since with a random mismatch position such a branch is
+ * mispredicted half the time.
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
@@ -28,44 +25,45 @@ static inline __m128i eq16(const unsigned char *p, const unsigned char *q)
     return _mm_cmpeq_epi8(ml_ld16(p), ml_ld16(q));
 }
 
-/* p aligned to 16 bytes: the load can be pcmpeqb's memory operand. */
-static inline __m128i eq16a(const unsigned char *p, const unsigned char *q)
+/* p + i aligned to 16 bytes: the load folds into pcmpeqb. */
+static inline __m128i eq16_aligned_p(const unsigned char *p, const unsigned char *q)
 {
     return _mm_cmpeq_epi8(_mm_load_si128((const __m128i *)(const void *)p), ml_ld16(q));
 }
 
-struct eq4 {
-    __m128i e0, e1, e2, e3;
-};
-
-static inline struct eq4 eq4_at(const unsigned char *p, const unsigned char *q)
+/* Whether all bytes of four equality vectors are equal. */
+static inline int all_eq4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
 {
-    struct eq4 e = {eq16(p, q), eq16(p + 16, q + 16), eq16(p + 32, q + 32),
-                    eq16(p + 48, q + 48)};
-    return e;
+    __m128i e = _mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3));
+    return _mm_movemask_epi8(e) == 0xffff;
 }
 
-static inline struct eq4 eq4a_at(const unsigned char *p, const unsigned char *q)
+/* Differing bytes of two consecutive vectors as one mask, bit i = byte i. */
+static inline uint32_t ne_mask2(__m128i e0, __m128i e1)
 {
-    struct eq4 e = {eq16a(p, q), eq16a(p + 16, q + 16), eq16a(p + 32, q + 32),
-                    eq16a(p + 48, q + 48)};
-    return e;
+    return ~((uint32_t)_mm_movemask_epi8(e0) | (uint32_t)_mm_movemask_epi8(e1) << 16);
 }
 
-static inline int eq4_all(struct eq4 e)
+/* Differing bytes of four consecutive vectors as one mask, bit i = byte i. */
+static inline uint64_t ne_mask4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
 {
-    __m128i all = _mm_and_si128(_mm_and_si128(e.e0, e.e1), _mm_and_si128(e.e2, e.e3));
-    return _mm_movemask_epi8(all) == 0xffff;
+    uint64_t m = (uint64_t)(uint32_t)_mm_movemask_epi8(e0) |
+                 (uint64_t)(uint32_t)_mm_movemask_epi8(e1) << 16 |
+                 (uint64_t)(uint32_t)_mm_movemask_epi8(e2) << 32 |
+                 (uint64_t)(uint32_t)_mm_movemask_epi8(e3) << 48;
+    return ~m;
 }
 
-/* Offset of the first differing byte of the 64 bytes (some differ). */
-static inline size_t eq4_first(struct eq4 e)
+/* The four vectors at o..o+64: if they differ, *at = the first difference. */
+static inline int differ_at4(const unsigned char *p, const unsigned char *q, size_t o,
+                             size_t *at)
 {
-    uint64_t eq = (uint64_t)(uint32_t)_mm_movemask_epi8(e.e0) |
-                  (uint64_t)(uint32_t)_mm_movemask_epi8(e.e1) << 16 |
-                  (uint64_t)(uint32_t)_mm_movemask_epi8(e.e2) << 32 |
-                  (uint64_t)(uint32_t)_mm_movemask_epi8(e.e3) << 48;
-    return ml_ctz64(~eq);
+    __m128i e0 = eq16(p + o, q + o), e1 = eq16(p + o + 16, q + o + 16);
+    __m128i e2 = eq16(p + o + 32, q + o + 32), e3 = eq16(p + o + 48, q + o + 48);
+    if (ML_LIKELY(all_eq4(e0, e1, e2, e3)))
+        return 0;
+    *at = o + ml_ctz64(ne_mask4(e0, e1, e2, e3));
+    return 1;
 }
 
 __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *b,
@@ -73,40 +71,57 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
 {
     const unsigned char *p = a, *q = b;
 
-    if (ML_LIKELY(n <= 16))
+    /* The hints only steer gcc's block order: with them 8-16 B keep the
+     * old code's cost and 17-64 B take no extra jump (without them 8-16 B
+     * cost 2 core cycles more on Zen 4; 1-3 B now cost 1 more). */
+    if (ML_UNLIKELY(n <= 16))
         return ml_memcmp_upto16(p, q, n);
-    if (n <= 32) {
+    if (ML_LIKELY(n <= 32)) {
         uint32_t m = ml_ne16_head_tail(p, q, n);
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
     }
-    if (n <= 64) {
-        /* Two head and two tail vectors, one test; bit i of the mask is
-         * byte i (the tail half shifted by its offset). */
+    if (ML_LIKELY(n <= 64)) {
         __m128i e0 = eq16(p, q), e1 = eq16(p + 16, q + 16);
         __m128i e2 = eq16(p + n - 32, q + n - 32), e3 = eq16(p + n - 16, q + n - 16);
-        if (ML_LIKELY(_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(e0, e1),
-                                                      _mm_and_si128(e2, e3))) == 0xffff))
+        if (all_eq4(e0, e1, e2, e3))
             return 0;
-        uint64_t head = (uint32_t)_mm_movemask_epi8(e0) | (uint32_t)_mm_movemask_epi8(e1)
-                                                              << 16;
-        uint64_t tail = (uint32_t)_mm_movemask_epi8(e2) | (uint32_t)_mm_movemask_epi8(e3)
-                                                              << 16;
-        uint64_t m = (head ^ 0xffffffffu) | (tail ^ 0xffffffffu) << (n - 32);
-        return ml_diff_at(p, q, ml_ctz64(m));
+        return ml_diff_at(p, q,
+                          ml_first_of2(ne_mask2(e0, e1), 0, ne_mask2(e2, e3), n - 32));
     }
-
-    struct eq4 e = eq4_at(p, q);
-    if (!eq4_all(e))
-        return ml_diff_at(p, q, eq4_first(e));
-    if (n > 128) {
-        /* Loop on p aligned to 16 bytes; the step back to alignment
-         * re-reads at most 15 bytes already found equal. */
-        for (size_t i = 64 - ((uintptr_t)p & 15); i < n - 64; i += 64) {
-            e = eq4a_at(p + i, q + i);
-            if (ML_UNLIKELY(!eq4_all(e)))
-                return ml_diff_at(p, q, i + eq4_first(e));
-        }
+    if (n <= 128) {
+        /* Both groups before one branch: where a difference lies picks
+         * a group by conditional moves. */
+        __m128i e0 = eq16(p, q), e1 = eq16(p + 16, q + 16);
+        __m128i e2 = eq16(p + 32, q + 32), e3 = eq16(p + 48, q + 48);
+        __m128i e4 = eq16(p + n - 64, q + n - 64), e5 = eq16(p + n - 48, q + n - 48);
+        __m128i e6 = eq16(p + n - 32, q + n - 32), e7 = eq16(p + n - 16, q + n - 16);
+        __m128i e =
+            _mm_and_si128(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3)),
+                          _mm_and_si128(_mm_and_si128(e4, e5), _mm_and_si128(e6, e7)));
+        if (_mm_movemask_epi8(e) == 0xffff)
+            return 0;
+        return ml_diff_at(
+            p, q,
+            ml_first_of2(ne_mask4(e0, e1, e2, e3), 0, ne_mask4(e4, e5, e6, e7), n - 64));
     }
-    e = eq4_at(p + n - 64, q + n - 64);
-    return ML_LIKELY(eq4_all(e)) ? 0 : ml_diff_at(p, q, n - 64 + eq4_first(e));
+    size_t at;
+    if (differ_at4(p, q, 0, &at))
+        return ml_diff_at(p, q, at);
+    /* Loop on p aligned to 16 bytes (aligned loads on p); the step back
+     * to alignment re-reads at most 15 bytes already found equal. */
+    size_t i = 64 - ((uintptr_t)p & 15);
+    for (; i < n - 64; i += 64) {
+        __m128i e0 = eq16_aligned_p(p + i, q + i),
+                e1 = eq16_aligned_p(p + i + 16, q + i + 16);
+        __m128i e2 = eq16_aligned_p(p + i + 32, q + i + 32);
+        __m128i e3 = eq16_aligned_p(p + i + 48, q + i + 48);
+        if (ML_UNLIKELY(!all_eq4(e0, e1, e2, e3)))
+            return ml_diff_at(p, q, i + ml_ctz64(ne_mask4(e0, e1, e2, e3)));
+    }
+    /* The last 1..64 bytes: the two or four vectors ending at n. */
+    if (n - i <= 32) {
+        uint32_t m = ml_ne16x2(p + n - 32, q + n - 32);
+        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
+    }
+    return differ_at4(p, q, n - 64, &at) ? ml_diff_at(p, q, at) : 0;
 }
