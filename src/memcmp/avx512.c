@@ -83,8 +83,8 @@ static inline int memcmp_65_128(const unsigned char *p, const unsigned char *q, 
  * glibc's time, with it 1.2-1.3x.  It costs a few points of the
  * random-position gain.
  */
-static inline int differ_129_256(const unsigned char *p, const unsigned char *q, size_t n,
-                                 size_t *at)
+static inline ML_INLINE_CLANG int
+differ_129_256(const unsigned char *p, const unsigned char *q, size_t n, size_t *at)
 {
     uint64_t m0 = ml_ne32k(p, q);
     if (m0) {
@@ -102,18 +102,6 @@ static inline int differ_129_256(const unsigned char *p, const unsigned char *q,
     ml_take_if_nonzero(&m, &o, m0, 0);
     *at = o + ml_ctz64(m);
     return 1;
-}
-
-/* 129..256 bytes whole.  clang did not inline differ_129_256 into the
- * entry and kept `at` in memory, so the entry had a stack frame: three
- * pushes and pops on every call, 0-64 bytes included.  Through this
- * always_inline wrapper clang inlines it and needs no frame; gcc's object
- * code is the same as without the wrapper. */
-static inline __attribute__((always_inline)) int
-memcmp_129_256(const unsigned char *p, const unsigned char *q, size_t n)
-{
-    size_t at;
-    return differ_129_256(p, q, n, &at) ? ml_diff_at(p, q, at) : 0;
 }
 
 /* Aligned to 2048 (the code is 0.9 KiB with gcc, 1.25 KiB with clang):
@@ -135,7 +123,9 @@ __attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const vo
     }
     if (ML_LIKELY(n <= 128))
         return memcmp_65_128(p, q, n);
-    if (n <= 256)
-        return memcmp_129_256(p, q, n);
+    if (n <= 256) {
+        size_t at;
+        return differ_129_256(p, q, n, &at) ? ml_diff_at(p, q, at) : 0;
+    }
     return memcmp_long(p, q, n);
 }

@@ -55,8 +55,8 @@ static inline uint64_t ne_mask4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
 }
 
 /* The four vectors at o..o+64: if they differ, *at = the first difference. */
-static inline int differ_at4(const unsigned char *p, const unsigned char *q, size_t o,
-                             size_t *at)
+static inline ML_INLINE_CLANG int differ_at4(const unsigned char *p,
+                                             const unsigned char *q, size_t o, size_t *at)
 {
     __m128i e0 = eq16(p + o, q + o), e1 = eq16(p + o + 16, q + o + 16);
     __m128i e2 = eq16(p + o + 32, q + o + 32), e3 = eq16(p + o + 48, q + o + 48);
