@@ -151,18 +151,6 @@ static inline __m128i ml_ld16(const unsigned char *p)
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-/* XOR of 16 bytes: zero bytes where equal. */
-static inline __m128i ml_xor16(const unsigned char *p, const unsigned char *q)
-{
-    return _mm_xor_si128(ml_ld16(p), ml_ld16(q));
-}
-
-/* Mask of the nonzero bytes of v. */
-static inline uint32_t ml_nz16(__m128i v)
-{
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) ^ 0xffffu;
-}
-
 static inline uint32_t ml_ne16(const unsigned char *p, const unsigned char *q)
 {
     return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(ml_ld16(p), ml_ld16(q))) ^ 0xffffu;
@@ -180,21 +168,6 @@ static inline uint32_t ml_ne16x2(const unsigned char *p, const unsigned char *q)
 {
     return ml_ne16(p, q) | ml_ne16(p + 16, q + 16) << 16;
 }
-
-/* 32 <= n <= 64: two 32-byte halves, bit i = byte i. */
-static inline uint64_t ml_ne16x2_head_tail(const unsigned char *p, const unsigned char *q,
-                                           size_t n)
-{
-    return ml_ne16x2(p, q) | (uint64_t)ml_ne16x2(p + n - 32, q + n - 32) << (n - 32);
-}
-
-/* Whether 16 <= n <= 32 bytes differ (bcmp). */
-static inline int ml_any16_head_tail(const unsigned char *p, const unsigned char *q,
-                                     size_t n)
-{
-    __m128i x = _mm_or_si128(ml_xor16(p, q), ml_xor16(p + n - 16, q + n - 16));
-    return ml_nz16(x) != 0;
-}
 #endif
 
 /* ---- 32-byte vectors (AVX2) ---- */
@@ -207,11 +180,6 @@ static inline __m256i ml_ld32(const unsigned char *p)
 static inline __m256i ml_xor32(const unsigned char *p, const unsigned char *q)
 {
     return _mm256_xor_si256(ml_ld32(p), ml_ld32(q));
-}
-
-static inline uint32_t ml_nz32(__m256i v)
-{
-    return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
 }
 
 static inline int ml_any32(__m256i v) { return !_mm256_testz_si256(v, v); }
@@ -330,21 +298,9 @@ static inline uint32_t ml_ne32k(const unsigned char *p, const unsigned char *q)
     return _mm256_cmpneq_epu8_mask(ml_ld32(p), ml_ld32(q));
 }
 
-/* 64 bytes as one mask, from two 32-byte compares. */
-static inline uint64_t ml_ne32x2k(const unsigned char *p, const unsigned char *q)
-{
-    return ml_ne32k(p, q) | (uint64_t)ml_ne32k(p + 32, q + 32) << 32;
-}
-
 static inline __m256i ml_or4_256(__m256i a, __m256i b, __m256i c, __m256i d)
 {
     return _mm256_or_si256(_mm256_ternarylogic_epi64(a, b, c, 0xfe), d);
-}
-
-/* OR of four vectors (one vpternlog and one vpor). */
-static inline __m512i ml_or4_512(__m512i a, __m512i b, __m512i c, __m512i d)
-{
-    return _mm512_or_si512(_mm512_ternarylogic_epi64(a, b, c, 0xfe), d);
 }
 
 /* OR of the XORs of four 32-byte vectors at offsets o0..o3. */
