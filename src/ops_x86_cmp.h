@@ -151,9 +151,27 @@ static inline __m128i ml_ld16(const unsigned char *p)
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
+/* Byte equality of 16 bytes: 0xff where p[i] == q[i], else 0. */
+static inline __m128i ml_eq16(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_cmpeq_epi8(ml_ld16(p), ml_ld16(q));
+}
+
+/* The same with p aligned to 16 bytes: the load of p folds into pcmpeqb. */
+static inline __m128i ml_eq16_aligned_p(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_cmpeq_epi8(_mm_load_si128((const __m128i *)(const void *)p), ml_ld16(q));
+}
+
+/* AND of four equality vectors: a group is tested with one pmovmskb. */
+static inline __m128i ml_and4_16(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
+{
+    return _mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3));
+}
+
 static inline uint32_t ml_ne16(const unsigned char *p, const unsigned char *q)
 {
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(ml_ld16(p), ml_ld16(q))) ^ 0xffffu;
+    return (uint32_t)_mm_movemask_epi8(ml_eq16(p, q)) ^ 0xffffu;
 }
 
 /* 16 <= n <= 32: head and tail vector, bit i = byte i. */

@@ -20,22 +20,10 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-static inline __m128i eq16(const unsigned char *p, const unsigned char *q)
-{
-    return _mm_cmpeq_epi8(ml_ld16(p), ml_ld16(q));
-}
-
-/* p + i aligned to 16 bytes: the load folds into pcmpeqb. */
-static inline __m128i eq16_aligned_p(const unsigned char *p, const unsigned char *q)
-{
-    return _mm_cmpeq_epi8(_mm_load_si128((const __m128i *)(const void *)p), ml_ld16(q));
-}
-
 /* Whether all bytes of four equality vectors are equal. */
 static inline int all_eq4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
 {
-    __m128i e = _mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3));
-    return _mm_movemask_epi8(e) == 0xffff;
+    return _mm_movemask_epi8(ml_and4_16(e0, e1, e2, e3)) == 0xffff;
 }
 
 /* Differing bytes of two consecutive vectors as one mask, bit i = byte i. */
@@ -58,8 +46,8 @@ static inline uint64_t ne_mask4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
 static inline ML_INLINE_CLANG int differ_at4(const unsigned char *p,
                                              const unsigned char *q, size_t o, size_t *at)
 {
-    __m128i e0 = eq16(p + o, q + o), e1 = eq16(p + o + 16, q + o + 16);
-    __m128i e2 = eq16(p + o + 32, q + o + 32), e3 = eq16(p + o + 48, q + o + 48);
+    __m128i e0 = ml_eq16(p + o, q + o), e1 = ml_eq16(p + o + 16, q + o + 16);
+    __m128i e2 = ml_eq16(p + o + 32, q + o + 32), e3 = ml_eq16(p + o + 48, q + o + 48);
     if (ML_LIKELY(all_eq4(e0, e1, e2, e3)))
         return 0;
     *at = o + ml_ctz64(ne_mask4(e0, e1, e2, e3));
@@ -81,8 +69,9 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
     }
     if (ML_LIKELY(n <= 64)) {
-        __m128i e0 = eq16(p, q), e1 = eq16(p + 16, q + 16);
-        __m128i e2 = eq16(p + n - 32, q + n - 32), e3 = eq16(p + n - 16, q + n - 16);
+        __m128i e0 = ml_eq16(p, q), e1 = ml_eq16(p + 16, q + 16);
+        __m128i e2 = ml_eq16(p + n - 32, q + n - 32),
+                e3 = ml_eq16(p + n - 16, q + n - 16);
         if (all_eq4(e0, e1, e2, e3))
             return 0;
         return ml_diff_at(p, q,
@@ -91,10 +80,12 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
     if (n <= 128) {
         /* Both groups before one branch: where a difference lies picks
          * a group by conditional moves. */
-        __m128i e0 = eq16(p, q), e1 = eq16(p + 16, q + 16);
-        __m128i e2 = eq16(p + 32, q + 32), e3 = eq16(p + 48, q + 48);
-        __m128i e4 = eq16(p + n - 64, q + n - 64), e5 = eq16(p + n - 48, q + n - 48);
-        __m128i e6 = eq16(p + n - 32, q + n - 32), e7 = eq16(p + n - 16, q + n - 16);
+        __m128i e0 = ml_eq16(p, q), e1 = ml_eq16(p + 16, q + 16);
+        __m128i e2 = ml_eq16(p + 32, q + 32), e3 = ml_eq16(p + 48, q + 48);
+        __m128i e4 = ml_eq16(p + n - 64, q + n - 64),
+                e5 = ml_eq16(p + n - 48, q + n - 48);
+        __m128i e6 = ml_eq16(p + n - 32, q + n - 32),
+                e7 = ml_eq16(p + n - 16, q + n - 16);
         __m128i e =
             _mm_and_si128(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3)),
                           _mm_and_si128(_mm_and_si128(e4, e5), _mm_and_si128(e6, e7)));
@@ -111,10 +102,10 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
      * to alignment re-reads at most 15 bytes already found equal. */
     size_t i = 64 - ((uintptr_t)p & 15);
     for (; i < n - 64; i += 64) {
-        __m128i e0 = eq16_aligned_p(p + i, q + i),
-                e1 = eq16_aligned_p(p + i + 16, q + i + 16);
-        __m128i e2 = eq16_aligned_p(p + i + 32, q + i + 32);
-        __m128i e3 = eq16_aligned_p(p + i + 48, q + i + 48);
+        __m128i e0 = ml_eq16_aligned_p(p + i, q + i),
+                e1 = ml_eq16_aligned_p(p + i + 16, q + i + 16);
+        __m128i e2 = ml_eq16_aligned_p(p + i + 32, q + i + 32);
+        __m128i e3 = ml_eq16_aligned_p(p + i + 48, q + i + 48);
         if (ML_UNLIKELY(!all_eq4(e0, e1, e2, e3)))
             return ml_diff_at(p, q, i + ml_ctz64(ne_mask4(e0, e1, e2, e3)));
     }
