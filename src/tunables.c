@@ -4,7 +4,6 @@
  * preload), nor stdio (it may call them): warnings go out through
  * ml_warn_line (write(2)).
  */
-#include <stdlib.h>
 
 #include "cpu.h"
 #include "tunables.h"
