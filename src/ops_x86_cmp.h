@@ -202,9 +202,15 @@ static inline __m256i ml_xor32(const unsigned char *p, const unsigned char *q)
 
 static inline int ml_any32(__m256i v) { return !_mm256_testz_si256(v, v); }
 
+/* Byte equality of 32 bytes: 0xff where p[i] == q[i], else 0. */
+static inline __m256i ml_eq32(const unsigned char *p, const unsigned char *q)
+{
+    return _mm256_cmpeq_epi8(ml_ld32(p), ml_ld32(q));
+}
+
 static inline uint32_t ml_ne32(const unsigned char *p, const unsigned char *q)
 {
-    return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(ml_ld32(p), ml_ld32(q)));
+    return ~(uint32_t)_mm256_movemask_epi8(ml_eq32(p, q));
 }
 
 /* 32 <= n <= 64: head and tail vector, bit i = byte i. */

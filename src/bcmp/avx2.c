@@ -24,11 +24,6 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-static inline __m256i eq32(const unsigned char *p, const unsigned char *q)
-{
-    return _mm256_cmpeq_epi8(ml_ld32(p), ml_ld32(q));
-}
-
 /* Whether some byte of the mask e is not all-ones (some byte differed). */
 static inline int not_all(__m256i e)
 {
@@ -60,10 +55,10 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
          * n - 32), max(n - 64, 0) and n - 32. */
         size_t o1 = n < 64 ? n - 32 : 32, o2 = n > 64 ? n - 64 : 0;
         return not_all(_mm256_and_si256(
-            _mm256_and_si256(eq32(p, q), eq32(p + o1, q + o1)),
-            _mm256_and_si256(eq32(p + o2, q + o2), eq32(p + n - 32, q + n - 32))));
+            _mm256_and_si256(ml_eq32(p, q), ml_eq32(p + o1, q + o1)),
+            _mm256_and_si256(ml_eq32(p + o2, q + o2), ml_eq32(p + n - 32, q + n - 32))));
     }
-    if (not_all(eq32(p, q)))
+    if (not_all(ml_eq32(p, q)))
         return 1;
     if (ml_any32(_mm256_or_si256(
             ml_xor32(p + 32, q + 32),

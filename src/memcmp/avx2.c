@@ -23,11 +23,6 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-static inline __m256i eq32(const unsigned char *p, const unsigned char *q)
-{
-    return _mm256_cmpeq_epi8(ml_ld32(p), ml_ld32(q));
-}
-
 static inline uint32_t ne_of(__m256i e) { return ~(uint32_t)_mm256_movemask_epi8(e); }
 
 /* The difference at the first differing byte of the 128 bytes at o (some
@@ -36,18 +31,19 @@ static inline uint32_t ne_of(__m256i e) { return ~(uint32_t)_mm256_movemask_epi8
 static __attribute__((noinline, cold)) int diff_in128(const unsigned char *p,
                                                       const unsigned char *q, size_t o)
 {
-    size_t at =
-        ml_first_of4(ne_of(eq32(p + o, q + o)), o, ne_of(eq32(p + o + 32, q + o + 32)),
-                     o + 32, ne_of(eq32(p + o + 64, q + o + 64)), o + 64,
-                     ne_of(eq32(p + o + 96, q + o + 96)), o + 96);
+    size_t at = ml_first_of4(ne_of(ml_eq32(p + o, q + o)), o,
+                             ne_of(ml_eq32(p + o + 32, q + o + 32)), o + 32,
+                             ne_of(ml_eq32(p + o + 64, q + o + 64)), o + 64,
+                             ne_of(ml_eq32(p + o + 96, q + o + 96)), o + 96);
     return ml_diff_at(p, q, at);
 }
 
 static inline int same128(const unsigned char *p, const unsigned char *q, size_t o)
 {
     __m256i all = _mm256_and_si256(
-        _mm256_and_si256(eq32(p + o, q + o), eq32(p + o + 32, q + o + 32)),
-        _mm256_and_si256(eq32(p + o + 64, q + o + 64), eq32(p + o + 96, q + o + 96)));
+        _mm256_and_si256(ml_eq32(p + o, q + o), ml_eq32(p + o + 32, q + o + 32)),
+        _mm256_and_si256(ml_eq32(p + o + 64, q + o + 64),
+                         ml_eq32(p + o + 96, q + o + 96)));
     return ne_of(all) == 0;
 }
 
