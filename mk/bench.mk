@@ -83,8 +83,8 @@ test-extra:: $(BENCH_BIN) $(BENCH_STATS_TEST)
 # (MASKED_LANES_CPU); `make test` only builds it, so it keeps compiling.
 MASKED_LANES_BIN := $(BUILD)/masked-lanes
 MASKED_LANES_CPU ?= 1
-$(MASKED_LANES_BIN): bench/masked-lanes/masked-lanes.c include/memlane.h $(BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) $< $(BUILD)/libmemlane.a -o $@
+$(MASKED_LANES_BIN): bench/masked-lanes/masked-lanes.c bench/timer.h include/memlane.h $(BUILD)/libmemlane.a
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) -Ibench $< $(BUILD)/libmemlane.a -o $@
 .PHONY: masked-lanes
 ifeq ($(IS_X86_64),1)
 masked-lanes: $(MASKED_LANES_BIN)

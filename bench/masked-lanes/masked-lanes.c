@@ -23,9 +23,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
-#include <x86intrin.h>
 
 #include "memlane.h"
+#include "timer.h"
 
 typedef void *(*set_fn)(void *, int, size_t);
 typedef int (*cmp_fn)(const void *, const void *, size_t);
@@ -35,20 +35,15 @@ static const char *const kind_names[KINDS] = {"written",   "untouched", "zero-pa
                                               "read-only", "PROT_NONE", "NULL"};
 
 /* The best of BATCHES batches of CALLS evaluations of `call`, in TSC
- * ticks per call, between lfence;rdtsc and rdtscp;lfence. */
+ * ticks per call, between memlane-bench's ordered reads (bench/timer.h). */
 #define TICKS_PER_CALL(call) \
     ({ \
         double best_ = 1e30; \
         for (int r_ = 0; r_ < BATCHES; r_++) { \
-            unsigned aux_; \
-            _mm_lfence(); \
-            unsigned long t0_ = __rdtsc(); \
-            _mm_lfence(); \
+            uint64_t t0_ = tsc_start(); \
             for (int i_ = 0; i_ < CALLS; i_++) \
                 call; \
-            unsigned long t1_ = __rdtscp(&aux_); \
-            _mm_lfence(); \
-            double t_ = (double)(t1_ - t0_) / CALLS; \
+            double t_ = (double)(tsc_stop() - t0_) / CALLS; \
             best_ = t_ < best_ ? t_ : best_; \
         } \
         best_; \
