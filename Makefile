@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # memlane — GNU Makefile.  `make` builds the libraries and tests,
 # `make test` runs the suite.  CC=clang works as well as gcc.
 # WERROR=1 turns warnings into errors (CI does this).  BUILD names the
@@ -76,6 +77,7 @@ $(TEST_BIN): $(TEST_SRCS) $(wildcard tests/*.h) $(BUILD)/libmemlane.a
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(TEST_SRCS) $(BUILD)/libmemlane.a -o $@
 
 test: $(TEST_BIN)
+	sh tests/check-spdx.sh
 	$(TEST_BIN)
 	$(MAKE) --no-print-directory test-extra
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Linked first (mk/bench.mk): this page-aligned function starts the
  * .text input of the tool, and the library follows it, so memlane's code

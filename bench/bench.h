@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared declarations of memlane-bench: options, result tables, and the
  * measuring (run.c), reporting (report.c) and calibrating (calibrate.c)
  * parts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --calibrate: where rep stosb starts to beat memlane's vector memset,
  * and where non-temporal stores start to beat ordinary ones, on this CPU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The classic constant-time byte loops of the BSD libcs, the reference
  * base of the TsBcmp and TsMemcmp rows.  Built with vectorisation off

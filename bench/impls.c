@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The table of implementations.  libc and the peers are reached through
  * volatile function pointers, so the compiler can neither inline nor
  * specialise them; the memlane variants come from the library's own

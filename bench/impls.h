@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The implementations the benchmark compares, per function: every memlane
  * variant this CPU supports (memlane-<variant>), the dispatched entry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memlane-bench: compares memlane's variants with libc and the classic
  * alternatives on this CPU.  main.c parses the options and runs the

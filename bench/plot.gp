@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # memlane-bench charts.  `make bench` copies this script next to the data
 # (build/bench/) and runs it there; by hand: cd build/bench && gnuplot
 # memlane-bench.gp.  Data: medians written by memlane-bench --plot-dir:

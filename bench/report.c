@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reports: the header, the two tables (human, gobench, csv) and the plot
  * data files. */
 #include "bench.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Statistics.  The ± spread follows the old benchstat: drop outliers
  * outside the Tukey fences (1.5 interquartile ranges beyond the

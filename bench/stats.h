@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Statistics for the reports: medians, spread, Mann-Whitney U test,
  * geometric mean. */
 #ifndef MEMLANE_BENCH_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memset references written for the benchmark:
  * - rep-stosb and rep-stosq: the string instructions, which C cannot

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Tests of memlane-bench itself: it runs, parses its flags, rejects bad
 # input with exit status 2 and one line on stderr, and writes well-formed
 # tables, Go benchmark lines, CSV and plot data.  No speed is asserted.

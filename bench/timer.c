@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Start-up measurements of the timer: TSC frequency against the
  * monotonic clock, and the cost of an empty timed region. */
 #include "timer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Differential fuzz target for libFuzzer: every variant of every function
  * that this CPU can run (read from the variant table, so new variants are

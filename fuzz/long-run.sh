@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The recorded long fuzz run (fuzz/RESULTS.md): each function for SECONDS
 # (default 600) over every variant this CPU runs, plus memset once more
 # with its rep-stosb and non-temporal thresholds lowered into the fuzzer's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write the seed corpus fuzz/corpus/ for fuzz_memlane.c (deterministic).
 
 Each seed follows the input layout described at the top of fuzz_memlane.c:

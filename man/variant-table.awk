@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Fills in memlane(7)'s table of functions x levels.
 #   awk -f variant-table.awk variants.txt memlane.7.in > memlane.7
 # variants.txt: "function variant ML_LEVEL" per variant (see mk/install.mk).

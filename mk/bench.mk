@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # memlane-bench: the benchmark tool (bench/), `make bench`, and its tests
 # (part of `make test`).  OpenSSL and libsodium are compared when
 # pkg-config finds them at build time; neither is required.

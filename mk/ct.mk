@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Constant-time checks (issue 4; docs/constant-time.md).
 #
 #   make check-ct            all four checks on every timingsafe variant

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Dispatch: the IFUNC resolvers in executables linked statically.  There
 # they run before libc has set up thread-local storage, so the library is
 # rebuilt with every function stack-protected (as hardened distribution

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Hardening (issue 8): differential fuzzing, sanitizer and valgrind runs of
 # the test suite, static analysis, formatting, and the portable library
 # cross-built for aarch64 and tested under qemu-user.  Each target builds

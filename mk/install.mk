@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Install and use (issue 9): exported symbols, man pages, make install /
 # uninstall, memlane.pc, the LD_PRELOAD drop-in, and their tests.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # memcmp and bcmp (issue 7).
 #
 # gcc: keep the AVX-512 variants on zmm16-31 by reserving xmm0-15 for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # memset area (issue 6): the tunables module, its tests, and the check that
 # memset_explicit survives optimisation.
 

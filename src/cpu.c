@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CPU feature detection: CPUID for what the CPU has, XGETBV for what the
  * OS saves on context switch (AVX state is unusable without it). */
 #include "cpu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * CPU features, read once with CPUID and XGETBV.  On other architectures
  * every flag is 0 and only the generic level is supported.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Constant-time helpers, in the style of BearSSL's.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Constant-time building blocks for the x86-64 timingsafe variants.
  *

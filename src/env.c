@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The process environment for the library's own settings (MEMLANE_ARCH,
  * the memset tunables), also where libc's getenv cannot see it yet.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Internal interface shared by the library, the tests and the benchmark:
  * the levels, the table of every variant of every function, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Portable scalar building blocks: unaligned loads and stores of 2, 4 and
  * 8 bytes that the compiler turns into single moves, little-endian

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * x86-64 building blocks for memcmp and bcmp, composed by the variants
  * into a size ladder (in the spirit of LLVM libc's memory_utils):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * x86 store building blocks for memset, in the style of LLVM libc's
  * memory_utils: every block fills [d, d+n) exactly, never a byte outside,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memset tunables: defaults from the CPU, overrides from the environment.
  * Nothing here may call memset or memcmp (they may be us, under a drop-in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memset tunables: the sizes from which memset uses `rep stosb` and
  * non-temporal stores.  Defaults come from the CPU (vendor, ERMS/FSRM/FSRS,

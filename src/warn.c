@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Warnings of the library (a bad MEMLANE_ARCH, a malformed tunable): one
  * line on stderr, with write(2) rather than stdio, which may call memset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Test harness: guarded buffers, the list of implementations to test,
  * and failure reporting. */
 #ifndef MEMLANE_TEST_HARNESS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* MEMLANE_ARCH: run this binary again with each value and check what the
  * dispatcher picked and what it printed. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Comparison suites: memcmp, bcmp, timingsafe_bcmp, timingsafe_memcmp. */
 #include <stdio.h>
 #include <string.h>

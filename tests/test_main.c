@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memlane test runner: every variant the CPU supports, called directly,
  * plus the dispatched entry points.  Prints "N passed, N failed" last and

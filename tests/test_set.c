@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* memset and memset_explicit suites: canaries, guard pages, fill values,
  * the return value. */
 #include <limits.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # CI: the constant-time checks (docs/constant-time.md), `make check-ct`
 # with gcc and clang at -O2 and -O3, and at -Os for the generic variants,
 # each in its own build folder.  Needs valgrind (memcheck.h comes with the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # memlane-bench: `make test` already ran the tool's tests (test-extra) with
 # gcc and clang, with whatever peers (OpenSSL, libsodium) pkg-config found.
 # Here: the build without any peer (they are optional), the tests against

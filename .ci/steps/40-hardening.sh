@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # CI step for issue 8 (hardening): a short differential fuzz run (after the
 # harness self-test), the test suite under ASan+UBSan with clang and gcc,
 # under valgrind, static analysis and formatting, and the aarch64 cross-build under qemu.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # CI step for install and use (issue 9).  `make test` has already run the
 # install tests (tests/install/run.sh) with gcc and clang; they skip what
 # needs pkg-config, groff or mandoc when those are missing.  Here:

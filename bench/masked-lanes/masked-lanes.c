@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * masked-lanes: what AVX-512/AVX2 masked loads and stores cost when
  * their masked-off lanes lie on a page that is not present or not

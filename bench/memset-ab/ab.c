@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memset-ab: memlane's memset variants against libc, all of them reached
  * in a shared library as glibc is (memlane-bench links the variants into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Probes for memset-ab, NOT memsets: what the harness itself costs (null)
  * and what one byte-masked store costs with nothing around it (onemask,

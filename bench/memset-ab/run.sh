@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # memset-ab: each implementation against libc in a process of its own, at
 # several code placements, everything in shared libraries.
 #   run.sh OUTDIR "CC CFLAGS" MODE IMPL...   (see ab.c for MODE and IMPL)

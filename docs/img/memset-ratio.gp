@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # glibc time / memlane time by size, from memlane-bench --plot-dir data
 # (columns: size libc rep-stosb store-loop memlane-avx2 memlane-avx512
 # memlane; TSC cycles).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bcmp, AVX2.
  *     0..32    one masked dword load and byte loads, XORs ORed and no

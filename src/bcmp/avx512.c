@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bcmp, AVX-512 (BW): the memcmp ladder without locating the difference:
  * XORs of the vectors ORed together (vpternlog) and one test per group.

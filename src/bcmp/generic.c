@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bcmp, portable C: xor of 16 bytes per step, one test per step, and an
  * overlapping tail; never needs the position of a difference. */
 #include "internal.h"

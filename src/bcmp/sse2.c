@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bcmp, SSE2: the memcmp ladder without locating the difference:
  * pcmpeqb results ANDed and one pmovmskb test per group.

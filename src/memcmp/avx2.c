@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memcmp, AVX2: 32-byte vectors, vpcmpeqb + vpmovmskb masks.
  *

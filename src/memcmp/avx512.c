@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memcmp, AVX-512 (BW): 64-byte vectors, compares into mask registers.
  *

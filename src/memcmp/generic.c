@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* memcmp, portable C: 8-byte words, an overlapping last word, and the
  * first differing byte found from the xor of two little-endian words. */
 #include "internal.h"

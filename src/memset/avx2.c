@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* memset, AVX2: 32-byte vectors.
  *
  *   n                 stores

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 // clang-format off
 /* memset, AVX-512 (F/BW/VL): 64-byte vectors.  Why each row: docs/memset-tuning.md.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* memset, portable C: overlapping head/tail stores for short lengths,
  * then aligned 8-byte words, four per iteration. */
 #include "internal.h"

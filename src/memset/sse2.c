@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* memset, SSE2: 16-byte vectors.
  *
  *   n                 stores

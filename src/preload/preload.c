@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The LD_PRELOAD drop-in: the standard names, each a thin entry point into
  * memlane's dispatch.  Linked into build/libmemlane-preload.so together

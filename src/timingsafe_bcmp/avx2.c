@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * timingsafe_bcmp, AVX2: the or of the xors of every 32-byte block and a
  * single vptest at the end.  Size classes by n only: scalar words up to

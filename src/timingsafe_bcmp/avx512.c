@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * timingsafe_bcmp, AVX-512 (F/BW/VL): the or of the xors of every 64-byte
  * block, one vpternlogq per block with the second buffer as its memory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* timingsafe_bcmp, portable constant-time C: the or of the xors of every
  * word, with an overlapping last word; the loop count depends on n only
  * and there is no early exit. */

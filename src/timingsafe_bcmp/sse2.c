@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * timingsafe_bcmp, SSE2: the or of the xors of every 16-byte block; the
  * final test is pcmpeqb against zero and pmovmskb (SSE2 has no ptest).

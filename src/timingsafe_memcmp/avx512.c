@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * timingsafe_memcmp, AVX-512 (F/BW/VL): constant time at memcmp speed.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Checks of memlane-bench's statistics against values computed
  * independently (exact p-values by enumerating every split of the pooled
  * sample; the normal approximation by hand). */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Check 1: instruction allow-list on the object code.
 #
 #   check-insn.sh LIST LIBRARY CONTROLS_OBJ ALLOWLIST

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Target list, input pairs and PRNG shared by the constant-time checks. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared parts of the constant-time checks (tests/ct/): the list of
  * functions to check, taken from the variant table (ml_functions()), the

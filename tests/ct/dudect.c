@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Check 4: statistical timing test, the method of "Dude, is my code
  * constant time?" (Reparaz, Balasch, Verbauwhede, DATE 2017), implemented

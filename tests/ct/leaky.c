@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Deliberately leaky comparisons: the negative controls of the
  * constant-time checks.  Each check must flag the leak it is built to see,

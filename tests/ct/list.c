@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Prints the functions the constant-time checks cover, from the variant
  * table: "<function> <variant> <symbol> <control>" per line, every
  * variant whether or not this CPU runs it (check 1 reads the object code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Check 3: secret poisoning under valgrind memcheck.
  *

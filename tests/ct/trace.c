@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Check 2: instruction-trace equality under ptrace single-stepping.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A program built against the installed library through pkg-config
  * (tests/install/run.sh): calls every public function, checks each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Start-up under the drop-in (tests/install/run.sh): calls memset, memcmp,
  * bcmp and explicit_bzero from the executable's .preinit_array, which runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A program built with _FORTIFY_SOURCE=2 (tests/install/run.sh): its
  * memset and explicit_bzero of a buffer whose size the compiler knows,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Tests of issue 9's area, run by `make test-install` (part of `make test`):
 #   symbols  libmemlane.so exports exactly the API of include/memlane.h;
 #            the drop-in exports exactly the seven standard names and

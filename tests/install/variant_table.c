@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Prints the library's compiled variant table, "function variant ML_LEVEL"
  * per line, to compare with the one memlane(7) was generated from. */
 #include <stdio.h>

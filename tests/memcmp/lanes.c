@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Comparison lane positions beyond the main suite's 256 bytes: for
  * lengths that run the loops and every kind of tail of each variant

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Callers whose buffers are dead after the fill: a compiler may drop an
  * ordinary memset here (dead-store elimination), never memset_explicit.
  * tests/memset/explicit_survives.sh builds this with -O3 and -flto and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # memset_explicit must survive optimisation: build a caller whose buffer
 # is dead after the wipe with -O3 and with -O3 -flto, link it against the
 # static library, and read the machine code of the caller.  The call (or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The memset tunables: the size parser, the defaults by CPU, and the
  * environment at start-up (a malformed value gives one line on stderr and
