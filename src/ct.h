@@ -13,7 +13,10 @@
 #ifndef MEMLANE_CT_H
 #define MEMLANE_CT_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "ops_scalar.h"
 
 /* Opaque copy of x: an empty asm the compiler must assume changes it. */
 static inline __attribute__((__always_inline__)) uint64_t ml_ct_barrier(uint64_t x)
@@ -71,6 +74,45 @@ static inline __attribute__((__always_inline__)) uint64_t ml_ct_cmp_words_le(uin
     uint64_t differ = ml_ct_mask_nonzero(hi);
     uint64_t lt = ml_ct_lt(x & keep, y & keep);
     return (1 - 2 * lt) & differ;
+}
+
+/*
+ * Words in memcmp's order: the bytes as a big-endian integer, so that the
+ * unsigned order of two words is memcmp's order of their bytes.  The
+ * barrier keeps the loads apart from the byte swap: with -mmovbe compilers
+ * fuse the two into movbe, which is not on the allow-list.
+ */
+static inline __attribute__((__always_inline__)) uint64_t ml_ct_load64be(const unsigned char *p)
+{
+    return ml_be64(ml_ct_barrier(ml_load64(p)));
+}
+
+/* The big-endian word of p[0..n), 1 <= n <= 8, composed of its first and
+ * last 4 bytes (from 4), 2 bytes (2 and 3) or p[0]: repeated bytes keep
+ * the first difference first, as in ml_load_upto8le.  Control flow
+ * depends on n only. */
+static inline __attribute__((__always_inline__)) uint64_t
+ml_ct_load_upto8be(const unsigned char *p, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    if (n >= 4)
+        return (uint64_t)ml_load32(p) << 32 | ml_load32(p + n - 4);
+    if (n >= 2)
+        return (uint64_t)ml_load16(p) << 16 | ml_load16(p + n - 2);
+#else
+    if (n >= 4)
+        return ml_be64(ml_ct_barrier(ml_load32(p) | (uint64_t)ml_load32(p + n - 4) << 32));
+    if (n >= 2)
+        return ml_be32((uint32_t)ml_ct_barrier(ml_load16(p) | (uint32_t)ml_load16(p + n - 2)
+                                                                  << 16));
+#endif
+    return p[0];
+}
+
+/* -1, 0, 1 as x <, ==, > y (unsigned), in portable C. */
+static inline __attribute__((__always_inline__)) int ml_ct_cmp64_c(uint64_t x, uint64_t y)
+{
+    return (int)((int64_t)ml_ct_nonzero(x ^ y) - 2 * (int64_t)ml_ct_lt(x, y));
 }
 
 #endif /* MEMLANE_CT_H */

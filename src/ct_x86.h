@@ -97,6 +97,28 @@ ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
 #define ML_CT_ZBARRIER(v) __asm__("" : "+v"(v))
 #endif
 
+#if defined(__AVX2__)
+/*
+ * s[k] = v[k] where the top bit of a byte of keep is clear (the other
+ * bytes of s[k] stay), k = 0..3: one vpblendvb each, on Intel's DOIT list
+ * (docs/constant-time.md), in place.  Inline assembly because the
+ * intrinsic is not kept as it is: gcc adds a vpcmpgtb to rebuild the mask
+ * from its sign bits, clang turns it into the floating-point vblendvpd,
+ * which is not on the list.  One statement for the four: with one per
+ * vector gcc moved each saved vector through a second register, a chain
+ * of three operations per loop pass instead of one.
+ */
+ML_CT_INLINE void ml_ct_replace_unless256x4(__m256i s[4], const __m256i v[4], __m256i keep)
+{
+    __asm__("vpblendvb %[m], %[s0], %[v0], %[s0]\n\t"
+            "vpblendvb %[m], %[s1], %[v1], %[s1]\n\t"
+            "vpblendvb %[m], %[s2], %[v2], %[s2]\n\t"
+            "vpblendvb %[m], %[s3], %[v3], %[s3]"
+            : [s0] "+x"(s[0]), [s1] "+x"(s[1]), [s2] "+x"(s[2]), [s3] "+x"(s[3])
+            : [v0] "x"(v[0]), [v1] "x"(v[1]), [v2] "x"(v[2]), [v3] "x"(v[3]), [m] "x"(keep));
+}
+#endif
+
 /* timingsafe_bcmp for n <= 16, shared by the sse2 and avx2 variants: the
  * or of the xors of two overlapping 8-byte words (or of the composed
  * words below 8 bytes); 0 or 1. */
@@ -112,6 +134,82 @@ ML_CT_INLINE int ml_ct_bcmp_upto16(const unsigned char *p, const unsigned char *
     else
         acc = ml_load_upto8le(p, n) ^ ml_load_upto8le(q, n);
     return (int)ml_ct_nonzero(ml_ct_barrier(acc));
+}
+
+/*
+ * Scalar memcmp signs, as FreeBSD's amd64 timingsafe_memcmp computes them:
+ * the bytes as big-endian words (ml_ct_load64be, ct.h), whose unsigned
+ * order is memcmp's.  -1, 0, 1 as x <, ==, > y for unsigned integers of
+ * 64, 128 and 256 bits (x0 most significant): x - y by sub/sbb; "sbb r, r"
+ * makes r = -less from the final borrow; the or of the differences is
+ * "differ", which neg moves into the carry; "adc r, r" then gives
+ * 2r + differ = differ - 2 * less.
+ */
+ML_CT_INLINE int ml_ct_cmp64(uint64_t x, uint64_t y)
+{
+    uint64_t r;
+    __asm__("sub %2, %1\n\t"
+            "sbb %0, %0\n\t"
+            "neg %1\n\t"
+            "adc %0, %0"
+            : "=&r"(r), "+r"(x)
+            : "r"(y)
+            : "cc");
+    return (int)r;
+}
+ML_CT_INLINE int ml_ct_cmp128(uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1)
+{
+    uint64_t r;
+    __asm__("sub %4, %2\n\t"
+            "sbb %3, %1\n\t"
+            "sbb %0, %0\n\t"
+            "or %2, %1\n\t"
+            "neg %1\n\t"
+            "adc %0, %0"
+            : "=&r"(r), "+r"(x0), "+r"(x1)
+            : "r"(y0), "r"(y1)
+            : "cc");
+    return (int)r;
+}
+ML_CT_INLINE int ml_ct_cmp256(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3,
+                              uint64_t y0, uint64_t y1, uint64_t y2, uint64_t y3)
+{
+    uint64_t r;
+    __asm__("sub %8, %4\n\t"
+            "sbb %7, %3\n\t"
+            "sbb %6, %2\n\t"
+            "sbb %5, %1\n\t"
+            "sbb %0, %0\n\t"
+            "or %4, %3\n\t"
+            "or %2, %1\n\t"
+            "or %3, %1\n\t"
+            "neg %1\n\t"
+            "adc %0, %0"
+            : "=&r"(r), "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)
+            : "r"(y0), "r"(y1), "r"(y2), "r"(y3)
+            : "cc");
+    return (int)r;
+}
+
+/* Sign of memcmp for n <= 32, in general-purpose registers only: the
+ * first and last 16 bytes from 17, the first and last 8 from 9, one word
+ * below (composed sequences: when the head is equal, the repeated bytes of
+ * the tail are equal too, so the first difference of the composition is
+ * the true one). */
+ML_CT_INLINE int ml_ct_memcmp_upto32_scalar(const unsigned char *p, const unsigned char *q,
+                                            size_t n)
+{
+    if (n > 16)
+        return ml_ct_cmp256(ml_ct_load64be(p), ml_ct_load64be(p + 8),
+                            ml_ct_load64be(p + n - 16), ml_ct_load64be(p + n - 8),
+                            ml_ct_load64be(q), ml_ct_load64be(q + 8),
+                            ml_ct_load64be(q + n - 16), ml_ct_load64be(q + n - 8));
+    if (n > 8)
+        return ml_ct_cmp128(ml_ct_load64be(p), ml_ct_load64be(p + n - 8), ml_ct_load64be(q),
+                            ml_ct_load64be(q + n - 8));
+    if (n == 0)
+        return 0;
+    return ml_ct_cmp64(ml_ct_load_upto8be(p, n), ml_ct_load_upto8be(q, n));
 }
 
 /*

@@ -69,6 +69,27 @@ static inline __attribute__((__always_inline__)) uint64_t ml_load64le(const void
 }
 #endif
 
+/* A word loaded from memory, as the big-endian integer of its bytes. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+static inline __attribute__((__always_inline__)) uint64_t ml_be64(uint64_t v)
+{
+    return v;
+}
+static inline __attribute__((__always_inline__)) uint32_t ml_be32(uint32_t v)
+{
+    return v;
+}
+#else
+static inline __attribute__((__always_inline__)) uint64_t ml_be64(uint64_t v)
+{
+    return __builtin_bswap64(v);
+}
+static inline __attribute__((__always_inline__)) uint32_t ml_be32(uint32_t v)
+{
+    return __builtin_bswap32(v);
+}
+#endif
+
 /* The byte c repeated in every byte of a word. */
 static inline __attribute__((__always_inline__)) uint64_t ml_splat8(int c)
 {

@@ -2,11 +2,14 @@
 /*
  * timingsafe_memcmp, portable constant-time C.
  *
- * Words are compared from the last to the first and every word that
- * differs overwrites the result, so the first differing word wins without
- * an early exit.  The last word overlaps the one before it when n is not
- * a multiple of 8; it is taken first, so the overlap cannot decide ahead
- * of an earlier difference.  Loop count and addresses depend on n only.
+ * Up to 8 bytes, one big-endian word of a composed sequence
+ * (ml_ct_load_upto8be) and one three-way compare.  Above, the words are
+ * walked from the last to the first and every pair of words that differs
+ * replaces the kept pair (a mask select), so the pair kept at the end is
+ * the first that differs, without an early exit; its big-endian order is
+ * the result.  The last word overlaps the one before it when n is not a
+ * multiple of 8; it is taken first, so the overlap cannot decide ahead of
+ * an earlier difference.  Loop count and addresses depend on n only.
  */
 #include "ct.h"
 #include "internal.h"
@@ -15,18 +18,18 @@
 int memlane_timingsafe_memcmp_generic(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
-    uint64_t res;
 
     if (n <= 8) {
         if (n == 0)
             return 0;
-        res = ml_ct_cmp_words_le(ml_load_upto8le(p, n), ml_load_upto8le(q, n));
-        return (int)(int64_t)res;
+        return ml_ct_cmp64_c(ml_ct_load_upto8be(p, n), ml_ct_load_upto8be(q, n));
     }
-    res = ml_ct_cmp_words_le(ml_load64le(p + n - 8), ml_load64le(q + n - 8));
+    uint64_t ka = ml_load64(p + n - 8), kb = ml_load64(q + n - 8);
     for (size_t i = (n - 1) / 8; i-- > 0;) {
-        uint64_t r = ml_ct_cmp_words_le(ml_load64le(p + 8 * i), ml_load64le(q + 8 * i));
-        res = ml_ct_select(ml_ct_mask_nonzero(r), r, res);
+        uint64_t wa = ml_load64(p + 8 * i), wb = ml_load64(q + 8 * i);
+        uint64_t differ = ml_ct_mask_nonzero(wa ^ wb);
+        ka = ml_ct_select(differ, wa, ka);
+        kb = ml_ct_select(differ, wb, kb);
     }
-    return (int)(int64_t)res;
+    return ml_ct_cmp64_c(ml_be64(ka), ml_be64(kb));
 }

@@ -44,11 +44,8 @@ int memlane_timingsafe_memcmp_sse2(const void *pa, const void *pb, size_t n)
     const unsigned char *p = pa, *q = pb;
     uint64_t eq, le;
 
-    if (n <= 32) {
-        if (n == 0)
-            return 0;
-        return ml_ct_memcmp_upto32_sse2(p, q, n);
-    }
+    if (n <= 32)
+        return ml_ct_memcmp_upto32_scalar(p, q, n);
     if (n <= 64) {
         piece(p, q, n - 32, &eq, &le);
         return (int)ml_ct_sign_of_masks(~eq, le);
