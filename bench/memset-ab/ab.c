@@ -15,6 +15,8 @@
  *                           consecutive segments, a new list every sample)
  *           uniform:A-B     sizes uniform in A..B, the same way
  *           fixed:OFF:N,..  each size in a loop, dst at OFF from a page
+ *                           (above 16 KiB fewer calls per sample, at
+ *                           least 2; sizes up to 1 GiB)
  *     IMPL  libc, a variant name (avx512, avx2, ...; a probe: null,
  *           onemask), or memlane: memlane_memset from the library named by
  *           $AB_LIBMEMLANE (the real libmemlane.so; not moved by placements)
@@ -94,13 +96,22 @@ static __attribute__((noinline)) double pass(memset_fn f)
     return (double)(__rdtscp(&aux) - t0) / (double)nlens;
 }
 
+/* Calls per sample at size n: FIXED_CALLS up to 16 KiB, then as many as
+ * fill the same bytes (at least 2), so a 64 MiB row takes seconds. */
+static int fixed_calls(size_t n)
+{
+    size_t calls = n <= 16384 ? FIXED_CALLS : (size_t)FIXED_CALLS * 16384 / n;
+    return calls < 2 ? 2 : (int)calls;
+}
+
 static __attribute__((noinline)) double fixed(memset_fn f, unsigned char *d, size_t n)
 {
     unsigned aux;
+    int calls = fixed_calls(n);
     uint64_t t0 = __rdtsc();
-    for (int i = 0; i < FIXED_CALLS; i++)
+    for (int i = 0; i < calls; i++)
         f(d, i, n);
-    return (double)(__rdtscp(&aux) - t0) / FIXED_CALLS;
+    return (double)(__rdtscp(&aux) - t0) / calls;
 }
 
 static void row(const char *name, double t[][SAMPLES], int nimpl)
@@ -158,13 +169,28 @@ int main(int argc, char **argv)
         }
         memcpy(&fns[k], &addr, sizeof addr);
     }
-    buf = aligned_alloc(4096, BUF + 8192);
+    /* The buffer: BUF, or in fixed mode the largest OFF + N if larger. */
+    size_t bytes = BUF;
+    const char *mode = argv[2];
+    if (!strncmp(mode, "fixed:", 6)) {
+        char *s = (char *)mode + 6;
+        size_t off = strtoul(s, &s, 10);
+        while (*s == ':' || *s == ',') {
+            size_t n = strtoul(s + 1, &s, 10);
+            if (n > ((size_t)1 << 30) || off > 4096) {
+                fprintf(stderr, "ab: size %zu or offset %zu too large\n", n, off);
+                return 2;
+            }
+            if (off + n > bytes)
+                bytes = off + n;
+        }
+    }
+    buf = aligned_alloc(4096, (bytes + 8192) & ~(size_t)4095);
     if (!buf)
         return 1;
-    memset(buf, 1, BUF + 8192); /* fault the pages in */
+    memset(buf, 1, bytes + 4096); /* fault the pages in */
 
     static double t[MAX_IMPLS][SAMPLES];
-    const char *mode = argv[2];
     printf("%-10s", strncmp(mode, "fixed", 5) ? "dist" : "size");
     for (int k = 0; k < nimpl; k++)
         printf(" %8s", argv[k + 3]);
