@@ -15,7 +15,7 @@
  *                        byte-masked store of one vector
  *   MLS_SPLAT(c)         the byte c broadcast to a vector
  *   MLS_LOOP             the block for sizes below the tunables
- *                        (mls_loop_and_tail or mls_masked_loop)
+ *                        (mls_loop_and_tail or mls_head4_loop_tail4)
  * and gets, all static inline, with v the byte broadcast once:
  *   mls_head_tail(d, n, v)      1 vector at each end,  W <= n <= 2W
  *   mls_head_tail2(d, n, v)     2 vectors at each end, 2W <= n <= 4W
@@ -34,8 +34,6 @@
  *                               stores, no branch; 0 <= n <= 128; the
  *                               second at d + mls_masked_upto128_second(n)
  *   mls_masked_lines_upto128    the same with aligned lines, near a page end
- *   mls_masked_loop(d, n, v)    (if MLS_MASKED) all stores aligned,
- *                               masked first and last lines; n > 64
  *   mls_rep_stosb(d, c, n)      rep stosb
  *   mls_set_large(d, c, n)      out of line: non-temporal, rep stosb or
  *                               MLS_LOOP by the tunables
@@ -320,40 +318,6 @@ MLS_INLINE void mls_masked_lines_upto128(unsigned char *d, size_t n, MLS_VEC v)
         MLS_STORE_MASKED(line + 128, _bzhi_u64(~0ull, (unsigned)(end - 128)), v);
 }
 
-/*
- * AVX-512 only: every store aligned.  The first and last cache lines of
- * [d, e) get one masked aligned store each (only the bytes inside
- * [d, e) are written; masked-off bytes never fault), the lines between
- * get full aligned stores, 4 per iteration then 0-3 more.  No store
- * crosses a cache line or a page, which matters on Zen 4: a line-split
- * zmm store costs about twice an aligned one, a page-split one far more.
- * n > 64.
- */
-MLS_INLINE void mls_masked_loop(unsigned char *d, size_t n, MLS_VEC v)
-{
-    unsigned char *e = d + n;
-    uintptr_t head_skip = (uintptr_t)d & 63;
-    unsigned char *p = d - head_skip;
-    unsigned char *last = (unsigned char *)((uintptr_t)(e - 1) & ~(uintptr_t)63);
-    MLS_STORE_MASKED(p, ~0ull << head_skip, v);
-    p += 64;
-    for (; last - p > 3 * 64; p += 4 * 64) {
-        MLS_STOREA(p, v);
-        MLS_STOREA(p + 64, v);
-        MLS_STOREA(p + 2 * 64, v);
-        MLS_STOREA(p + 3 * 64, v);
-    }
-    size_t full = (size_t)(last - p); /* whole lines left: 0 .. 3 */
-    if (full) {
-        MLS_STOREA(p, v);
-        if (full > 64) {
-            MLS_STOREA(p + 64, v);
-            if (full > 2 * 64)
-                MLS_STOREA(p + 2 * 64, v);
-        }
-    }
-    MLS_STORE_MASKED(last, _bzhi_u64(~0ull, (unsigned)(((uintptr_t)e - 1) & 63) + 1), v);
-}
 #endif
 
 /*
