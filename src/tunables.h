@@ -16,6 +16,12 @@
 
 #define ML_THRESHOLD_OFF SIZE_MAX
 
+/* An AMD LLC larger than the largest L3 one core can use (96 MiB, a
+ * 3D V-Cache CCX) is a sum over CCXs; the defaults then assume one
+ * 32 MiB CCX (see ml_tunables_defaults). */
+#define ML_AMD_CCX_L3_MAX ((size_t)96 << 20)
+#define ML_AMD_CCX_L3_ASSUMED ((size_t)32 << 20)
+
 struct ml_memset_tunables {
     size_t rep_stosb; /* rep stosb for n >= this (and n < nt) */
     size_t nt;        /* non-temporal stores for n >= this */
