@@ -225,6 +225,7 @@ def main():
     a = ap.parse_args()
 
     work = a.workdir or tempfile.mkdtemp(prefix="memlane-programs-")
+    os.makedirs(work, exist_ok=True)
     progs = programs(work, a.scale)
     if a.only:
         names = a.only.split(",")
