@@ -59,10 +59,11 @@ static inline size_t ml_memset_special(void)
 ML_HIDDEN int ml_parse_size(const char *s, size_t *out);
 
 /* Defaults for a CPU description (exposed for tests and the benchmark's
- * --calibrate): vendor flags, ERMS/FSRM/FSRS and the LLC size in bytes
- * (0 if unknown). */
+ * --calibrate): vendor flags, ERMS/FSRM/FSRS, the family and the LLC size
+ * in bytes (0 if unknown). */
 struct ml_tun_cpu {
     unsigned is_intel : 1, is_amd : 1, erms : 1, fsrm : 1, fsrs : 1;
+    unsigned family; /* CPUID display family (base + extended), 0 if unknown */
     size_t llc_bytes;
 };
 ML_HIDDEN void ml_tunables_defaults(const struct ml_tun_cpu *cpu,
