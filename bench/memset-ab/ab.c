@@ -3,7 +3,7 @@
  * memset-ab: memlane's memset variants against libc, all of them reached
  * in a shared library as glibc is (memlane-bench links the variants into
  * the executable, which on Zen 4 moves small-size results by a cycle or
- * two; see docs/memset-tuning.md).  run.sh builds the library with the
+ * two; see docs/benchmarking.md).  run.sh builds the library with the
  * variants exported, and runs this program once per implementation and
  * code placement.
  *
