@@ -1,10 +1,18 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Documentation: the commands that regenerate the measurements the docs cite.
+# Documentation: every command of README.md run by a test, and the
+# commands that regenerate the measurements the docs cite.
 #
+#   make test-readme   README's commands in a copy of the tree, install staged
+#                      (tests/readme/run.sh; part of make test)
 #   make same-level    memlane's avx2/sse2 variants against glibc's code of the
 #                      same level (bench/same-level.sh), output in $(BUILD)/same-level;
 #                      SAME_LEVEL_ARGS="--cpu=1" adds memlane-bench options
-.PHONY: same-level
+.PHONY: test-readme same-level
+
+test-readme:
+	BUILD="$(BUILD)" CC="$(CC)" sh tests/readme/run.sh
+
+test-extra:: test-readme
 
 same-level: $(BENCH_BIN)
 	BENCH=$(BENCH_BIN) sh bench/same-level.sh $(BUILD)/same-level $(SAME_LEVEL_ARGS)
