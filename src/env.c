@@ -10,6 +10,8 @@
  * (in a static executable, before thread-local storage exists), so it
  * calls nothing from libc until libc's start-up is known to have run.
  */
+#include <stdint.h>
+
 #include "internal.h"
 
 #if defined(__has_include)
@@ -103,6 +105,11 @@ static int secure_execution(char **env, int started, const long *sp)
     if (k)
         return k - 1;
     int secure;
+    /* An environ array still the kernel's lies on the initial stack,
+     * above this frame; one that setenv replaced is on the heap. */
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    if (env && started == 0 && ((uintptr_t)env < here || (uintptr_t)env - here > (1UL << 26)))
+        started = -1; /* libc must be up (an empty argv[0] hid it) */
     if (started != 0) {
         /* libc is up (or this libc does not say): ask it. */
 #ifdef ML_HAVE_GETAUXVAL
@@ -125,7 +132,8 @@ static int secure_execution(char **env, int started, const long *sp)
 
 char **ml_environ(void)
 {
-    /* What a secure-execution process sees: no variables. */
+    /* What a secure-execution process sees, and one that cleared its
+     * environment: no variables. */
     static char *no_variables[1];
 
     char ***environ_ref = &environ;
@@ -141,7 +149,11 @@ char **ml_environ(void)
         return no_variables;
     if (env)
         return env;
-    return sp ? (char **)(void *)(sp + 2 + sp[0]) : NULL;
+    /* The initial stack only before libc's start-up: after it, a NULL
+     * environ is a cleared environment (clearenv), not one to look for. */
+    if (started == 0 && sp)
+        return (char **)(void *)(sp + 2 + sp[0]);
+    return started == 1 ? no_variables : NULL;
 }
 
 /* getenv over an explicit environment (getenv itself reads `environ`). */
