@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The environment in hostile settings (issue 20): secure-execution
 # (set-user-ID) processes ignore every MEMLANE_* variable; a program that
-# cleared its environment does not see it again.
+# cleared its environment does not see it again; a warning is one line
+# whatever the value.
 
 # A program linked with the shared library (absolute run path: a
 # set-user-ID program ignores LD_LIBRARY_PATH and $ORIGIN).
@@ -21,3 +22,7 @@ $(ENV_CLEARENV): tests/env/clearenv.c
 
 test-extra:: $(ENV_CLEARENV) $(BUILD)/libmemlane.so
 	sh tests/env/clearenv.sh $(ENV_CLEARENV) $(abspath $(BUILD))/libmemlane.so
+
+# Warnings: a hostile value gives one short, escaped line in one write().
+test-extra:: $(TEST_BIN)
+	sh tests/env/warn.sh $(TEST_BIN) --arch-probe

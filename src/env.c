@@ -108,7 +108,8 @@ static int secure_execution(char **env, int started, const long *sp)
     /* An environ array still the kernel's lies on the initial stack,
      * above this frame; one that setenv replaced is on the heap. */
     uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-    if (env && started == 0 && ((uintptr_t)env < here || (uintptr_t)env - here > (1UL << 26)))
+    if (env && started == 0 &&
+        ((uintptr_t)env < here || (uintptr_t)env - here > (1UL << 26)))
         started = -1; /* libc must be up (an empty argv[0] hid it) */
     if (started != 0) {
         /* libc is up (or this libc does not say): ask it. */
