@@ -43,16 +43,27 @@ FLAGS_env      := -fno-stack-protector
 
 FUNCTIONS := memset memcmp bcmp timingsafe_bcmp timingsafe_memcmp
 LEVELS    := generic $(if $(IS_X86_64),sse2 avx2 avx512)
-LIB_SRCS  := src/cpu.c src/dispatch.c src/env.c src/warn.c \
+LIB_SRCS  := src/cpu.c src/dispatch.c src/env.c src/warn.c src/version.c \
              $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS),$(wildcard src/$(f)/$(l).c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 
-SONAME    := libmemlane.so.0
-SOVERSION := 0.1.0
+# The version is written in one place, include/memlane.h's
+# MEMLANE_VERSION_* macros; the file name of the shared library, the
+# soname, memlane.pc and the man pages follow it (docs/releasing.md).
+version_part = $(shell sed -n 's/^[#]define MEMLANE_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' include/memlane.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION   := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+ifneq ($(words $(subst ., ,$(VERSION))),3)
+  $(error cannot read MEMLANE_VERSION_MAJOR/MINOR/PATCH from include/memlane.h)
+endif
+# The soname changes with the major version only: see the soname policy
+# in docs/releasing.md.
+SONAME    := libmemlane.so.$(VERSION_MAJOR)
+SOVERSION := $(VERSION)
 
 TEST_BIN  := $(BUILD)/memlane-test
 
-.PHONY: all test clean
+.PHONY: all test clean version
 all: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(TEST_BIN)
 
 # A variant's level is the file name: src/<function>/<level>.c.
@@ -87,6 +98,9 @@ test-extra::
 
 clean:
 	rm -rf $(BUILD)
+
+version:
+	@echo $(VERSION)
 
 # Each area of work (benchmark, checks, install, ...) keeps its targets in
 # its own mk/<area>.mk; they may use every variable above.
