@@ -270,7 +270,7 @@ t_man_synopses() {
 # sees it; the compiled library must have the same table, and every
 # variant must show in the page.
 t_man_table() {
-    $CC $CFLAGS $BASE_CFLAGS tests/install/variant_table.c "$BUILD/libmemlane.a" \
+    $CC $CFLAGS $BASE_CFLAGS tests/install/variant_table.c "$BUILD/libmemlane-internal.a" \
         -o "$T/variant_table" || return 1
     same "$("$T/variant_table" | sort)" "$(sort "$BUILD/man/variants.txt")" || return 1
     rows=$(sed -n '/^function\tgeneric\tsse2\tavx2\tavx512$/,/^\.TE$/p' "$BUILD/man/memlane.7")
@@ -401,6 +401,53 @@ t_consumer_static() {
     printf '%s\n' "$out" | grep -qx "memlane_memset from $T/consumer-static"
 }
 
+# ---- the installed static library's symbols ----
+ARCHIVE=$D/usr/lib/libmemlane.a
+
+# Only the API is global: no ml_*, no variant (memlane_memset_avx2, ...).
+t_static_only_api() {
+    same "$(api_names)" "$(nm -g --defined-only "$ARCHIVE" | awk 'NF == 3 { print $3 }' | sort)"
+}
+
+# What it needs from outside is the C library's (libc.so.6 and the
+# dynamic loader, which defines __libc_stack_end) or the linker's.
+t_static_undefined() {
+    libc=$($CC -print-file-name=libc.so.6)
+    [ -f "$libc" ] || { echo "no libc.so.6 next to $CC (not glibc?)"; return 1; }
+    echo 'int main(void) { return 0; }' > "$T/empty.c" && $CC "$T/empty.c" -o "$T/empty" || return 1
+    interp=$(readelf -l "$T/empty" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
+    provided=$(nm -D --defined-only "$libc" "$interp" | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' | sort -u)
+    for u in $(nm -u "$ARCHIVE" | awk 'NF == 2 { print $2 }' | sort -u); do
+        [ "$u" = _GLOBAL_OFFSET_TABLE_ ] && continue
+        printf '%s\n' "$provided" | grep -qx "$u" || { echo "undefined $u is not libc's"; return 1; }
+    done
+}
+
+# A program that defines, for its own use, every name the library defines
+# globally in its internal archive besides the API (ml_cpu, ml_functions,
+# memlane_memset_avx2, ...) links with the installed archive and runs;
+# with the internal archive (the objects as compiled) it must not link,
+# which shows the list of names is one that clashed.
+internal_names() {
+    nm -g --defined-only "$BUILD/libmemlane-internal.a" | awk 'NF == 3 { print $3 }' |
+        sort -u | grep -vxF "$(api_names)"
+}
+t_static_internal_names_free() {
+    names=$(internal_names)
+    [ "$(printf '%s\n' "$names" | grep -c '^ml_')" -ge 10 ] || { echo "names: $names"; return 1; }
+    printf '%s\n' $names | awk '{ printf "const char %s[] = \"%s\";\n", $1, $1 }' > "$T/names.c"
+    echo "$(printf '%s\n' $names | wc -l) names, e.g. $(printf '%s ' $names | cut -c1-60)..."
+    if $CC $CFLAGS -Iinclude tests/install/consumer.c "$T/names.c" \
+        "$BUILD/libmemlane-internal.a" -o "$T/clash" > "$T/clash.err" 2>&1; then
+        echo "control: linked with the internal archive, expected multiple definitions"; return 1
+    fi
+    grep -q 'multiple definition of .ml_' "$T/clash.err" || { cat "$T/clash.err"; return 1; }
+    $CC $CFLAGS -I"$D/usr/include" tests/install/consumer.c "$T/names.c" "$ARCHIVE" \
+        -o "$T/own-names" || return 1
+    out=$("$T/own-names") || { echo "$out"; return 1; }
+    printf '%s\n' "$out" | grep -qx ok
+}
+
 t_uninstall() {
     $MAKE --no-print-directory uninstall BUILD="$BUILD" DESTDIR="$D" PREFIX=/usr || return 1
     same "$(printf '%s\n' ./usr/include/other.h ./usr/lib/libother.so.1 \
@@ -435,6 +482,9 @@ if have_tool pkg-config pkgconf; then
     check "a program built through pkg-config runs on the installed shared library" t_consumer_shared
     check "a program built through pkg-config --static runs" t_consumer_static
 fi
+check "installed libmemlane.a: only the API is global" t_static_only_api
+check "installed libmemlane.a: undefined symbols are libc's" t_static_undefined
+check "a program defining every internal name links with libmemlane.a and runs" t_static_internal_names_free
 check "make uninstall removes exactly what install added" t_uninstall
 check "default PREFIX=/usr/local; LIBDIR outside PREFIX" t_install_defaults
 
