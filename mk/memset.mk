@@ -6,11 +6,11 @@
 # ($^ in their recipes picks up prerequisites added here).
 MEMSET_LIB_OBJS := $(BUILD)/obj/src/tunables.o
 LIB_OBJS += $(MEMSET_LIB_OBJS)
-$(BUILD)/libmemlane.a $(BUILD)/libmemlane.so.$(SOVERSION): $(MEMSET_LIB_OBJS)
+$(LIB_INTERNAL_A) $(BUILD)/libmemlane.so.$(SOVERSION): $(MEMSET_LIB_OBJS)
 
 MEMSET_TUN_TEST := $(BUILD)/memset-tunables-test
-$(MEMSET_TUN_TEST): tests/memset/test_tunables.c $(wildcard src/*.h) $(BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) $< $(BUILD)/libmemlane.a -o $@
+$(MEMSET_TUN_TEST): tests/memset/test_tunables.c $(wildcard src/*.h) $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $< $(LIB_INTERNAL_A) -o $@
 
 # The rep stosb and non-temporal paths under the full memset suite (guard
 # pages, canaries, alignments): the default thresholds are above the

@@ -160,7 +160,7 @@ static void ml_warn_flush(void)
         return;
     const char *const parts[] = {"memlane: MEMLANE_ARCH=\"", warn_value, warn_why,
                                  level_names[selected_level], "\n"};
-    ml_warn_line(parts, sizeof parts / sizeof parts[0]);
+    ml_warn_line(parts, sizeof parts / sizeof parts[0], 1);
 }
 
 /*
