@@ -29,9 +29,19 @@
  * MEMLANE_FUZZ_ONLY=function[/variant] restricts the target to one
  * function (and variant; "dispatch" names the entry point), for per-
  * function runs.  At exit the number of calls per variant is printed.
+ *
+ * Built without ASan (make fuzz-ifunc, and the replay below), the public
+ * entry points are the IFUNCs users call (the sanitizer build has none:
+ * see ML_IFUNC); every buffer is then placed flush against a PROT_NONE
+ * page, the heap placements too, so a stray access past either end
+ * faults, and the canary pads catch stray writes next to it.
+ *
+ * -DMEMLANE_FUZZ_REPLAY gives a main() that runs each file (or each file
+ * in each folder) named on the command line once, without libFuzzer:
+ * `make test` replays fuzz/regress and fuzz/corpus that way.
  */
 #define _GNU_SOURCE
-#include <sanitizer/asan_interface.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,7 +53,23 @@
 #include "internal.h"
 #include "memlane.h"
 
-#define MAX_LEN ((size_t)65536)
+#if defined(__SANITIZE_ADDRESS__)
+#define FUZZ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FUZZ_ASAN 1
+#endif
+#endif
+#ifdef FUZZ_ASAN
+#include <sanitizer/asan_interface.h>
+#else
+#define FUZZ_ASAN 0
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#endif
+
+/* A few MiB: past the L2 and the memset thresholds a run may force low. */
+#define MAX_LEN ((size_t)4 << 20)
 #define MAX_TARGETS 16
 #define MAX_FUNCS 8
 
@@ -293,8 +319,10 @@ int LLVMFuzzerInitialize(int *argc,
         fprintf(stderr, "fuzz: MEMLANE_FUZZ_ONLY=%s matches nothing\n", only);
         exit(2);
     }
-    fprintf(stderr,
-            "memlane-fuzz: CPU level %s; targets:", ml_level_name(ml_cpu_level()));
+    /* Whether "dispatch" is the IFUNC-bound symbol users call. */
+    fprintf(stderr, "memlane-fuzz: CPU level %s; entry points %s; targets:",
+            ml_level_name(ml_cpu_level()),
+            ml_dispatch_resolved("memcmp") ? "IFUNC-bound" : "indirect (no IFUNC)");
     for (unsigned f = 0; f < nfuncs; f++)
         for (unsigned t = 0; t < funcs[f].ntargets; t++)
             fprintf(stderr, " %s/%s", funcs[f].name, funcs[f].targets[t].variant);
@@ -322,10 +350,11 @@ static unsigned rd16(struct reader *r)
     return lo | rd8(r) << 8;
 }
 
-/* Lengths: a quarter of the codes each below 64, below 512, below 8192,
- * and up to 64 KiB (there sparse, 4k + k % 4, so every residue mod 64
- * still occurs): short-length special cases get most attention and the
- * long loops still run. */
+/* Lengths: a quarter of the codes each below 64, below 512, below 8192;
+ * of the last quarter, half up to 64 KiB (8k + k % 8) and half up to
+ * 4 MiB (512k + k % 64), sparse, so every residue mod 64 still occurs:
+ * short-length special cases get most attention and the long loops (and
+ * memset's rep stosb and non-temporal paths) still run. */
 static size_t decode_len(unsigned code)
 {
     switch (code >> 14) {
@@ -336,7 +365,9 @@ static size_t decode_len(unsigned code)
     case 2:
         return code & 8191;
     default:
-        return (size_t)(code & 0x3fff) * 4 + (code & 3);
+        if (!(code & 0x2000))
+            return (size_t)(code & 0x1fff) * 8 + (code & 7);
+        return (size_t)(code & 0x1fff) * 512 + (code & 63);
     }
 }
 
@@ -351,6 +382,10 @@ static void buf_place(struct buf *b, struct region *r, enum place how, size_t al
                       size_t n, unsigned char pad)
 {
     memset(b, 0, sizeof *b);
+    if (!FUZZ_ASAN) /* no redzones: a guard page at the end instead */
+        how = how == PLACE_HEAP_END     ? PLACE_PAGE_END
+              : how == PLACE_HEAP_EXACT ? PLACE_PAGE_START
+                                        : how;
     switch (how) {
     case PLACE_HEAP_END: {
         void *block;
@@ -586,3 +621,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         run_cmp(f, t, n, place, align_a, align_b, (unsigned char)c, &r);
     return 0;
 }
+
+#ifdef MEMLANE_FUZZ_REPLAY
+/* Each input once: a file, or every regular file in a folder. */
+static int replay_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    static uint8_t data[1 << 16];
+    size_t n = fread(data, 1, sizeof data, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        return -1;
+    LLVMFuzzerTestOneInput(data, n);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    LLVMFuzzerInitialize(&argc, &argv);
+    unsigned long inputs = 0;
+    for (int i = 1; i < argc; i++) {
+        DIR *d = opendir(argv[i]);
+        if (!d) {
+            if (replay_file(argv[i]) != 0) {
+                perror(argv[i]);
+                return 2;
+            }
+            inputs++;
+            continue;
+        }
+        for (struct dirent *e; (e = readdir(d));) {
+            if (e->d_name[0] == '.')
+                continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
+            if (replay_file(path) != 0) {
+                perror(path);
+                return 2;
+            }
+            inputs++;
+        }
+        closedir(d);
+    }
+    fprintf(stderr, "memlane-fuzz replay: %lu inputs, no finding\n", inputs);
+    return 0;
+}
+#endif
