@@ -15,6 +15,14 @@
 
 #include <stddef.h>
 
+/* The version of this header (https://semver.org).  memlane_version()
+ * returns the version of the library that is running, which may be newer
+ * than the header a program was built with. */
+#define MEMLANE_VERSION_MAJOR 0
+#define MEMLANE_VERSION_MINOR 2
+#define MEMLANE_VERSION_PATCH 0
+#define MEMLANE_VERSION_STRING "0.2.0"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -63,6 +71,10 @@ void *memlane_memset_explicit(void *dst, int c, size_t n);
  * "generic" or "avx2".  Returns NULL for an unknown or NULL name.  The
  * string is static. */
 const char *memlane_active(const char *function);
+
+/* The library's version, "MAJOR.MINOR.PATCH" (MEMLANE_VERSION_STRING of
+ * the header it was built with).  The string is static.  Since 0.2.0. */
+const char *memlane_version(void);
 
 #ifdef __cplusplus
 }

@@ -31,8 +31,8 @@ FUZZ_FLAGS := -O2 -g $(SAN_FLAGS) -fsanitize=fuzzer-no-link
 
 # Built inside the recursive make, where CC, CFLAGS and BUILD are the
 # fuzz build's.
-$(BUILD)/fuzz_memlane: fuzz/fuzz_memlane.c $(BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) -fsanitize=fuzzer $(BASE_CFLAGS) $< $(BUILD)/libmemlane.a -o $@
+$(BUILD)/fuzz_memlane: fuzz/fuzz_memlane.c $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(BASE_CFLAGS) $< $(LIB_INTERNAL_A) -o $@
 
 fuzz-build:
 	$(SUBMAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
@@ -115,9 +115,9 @@ FUZZ_BROKEN := memset/broken-overwrite memset/broken-underwrite \
                memcmp/broken-signed timingsafe_bcmp/broken-not01 \
                timingsafe_memcmp/broken-lastdiff
 
-$(BUILD)/fuzz_memlane_selftest: fuzz/fuzz_memlane.c $(BUILD)/libmemlane.a
+$(BUILD)/fuzz_memlane_selftest: fuzz/fuzz_memlane.c $(LIB_INTERNAL_A)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -DMEMLANE_FUZZ_SELFTEST $(BASE_CFLAGS) \
-	    $< $(BUILD)/libmemlane.a -o $@
+	    $< $(LIB_INTERNAL_A) -o $@
 
 fuzz-selftest:
 	$(SUBMAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
@@ -225,10 +225,10 @@ CROSS_RUN     := $(QEMU_AARCH64) -L $(CROSS_SYSROOT)
 
 cross-test:
 	$(SUBMAKE) BUILD=$(CROSS_BUILD) CC=$(CROSS_CC) AR=$(CROSS_PREFIX)ar \
-	    $(CROSS_BUILD)/libmemlane.a $(CROSS_BUILD)/libmemlane.so $(CROSS_BUILD)/memlane-test
+	    $(CROSS_BUILD)/libmemlane-internal.a $(CROSS_BUILD)/libmemlane.so $(CROSS_BUILD)/memlane-test
 	@set -e; bin=$(CROSS_BUILD)/memlane-test; \
 	file $$bin | grep -q 'ARM aarch64' || { echo "cross-test: $$bin is not aarch64"; exit 1; }; \
-	syms=$$($(CROSS_PREFIX)nm $(CROSS_BUILD)/libmemlane.a); \
+	syms=$$($(CROSS_PREFIX)nm $(CROSS_BUILD)/libmemlane-internal.a); \
 	if echo "$$syms" | grep -E 'memlane_[a-z_]+_(sse2|avx2|avx512)$$'; then \
 	    echo "cross-test: x86 variants in the portable library"; exit 1; fi; \
 	echo "cross-test: variants built:" \
