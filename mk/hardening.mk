@@ -71,8 +71,8 @@ fuzz-ifunc:
 # again with memset's thresholds low so its rep stosb and non-temporal
 # paths run, and with MEMLANE_ARCH=sse2 for the entry points.
 FUZZ_REPLAY := $(BUILD)/fuzz-replay
-$(FUZZ_REPLAY): fuzz/fuzz_memlane.c $(wildcard src/*.h include/*.h) $(BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) -DMEMLANE_FUZZ_REPLAY $(BASE_CFLAGS) $< $(BUILD)/libmemlane.a -o $@
+$(FUZZ_REPLAY): fuzz/fuzz_memlane.c $(wildcard src/*.h include/*.h) $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) -DMEMLANE_FUZZ_REPLAY $(BASE_CFLAGS) $< $(LIB_INTERNAL_A) -o $@
 FUZZ_REPLAY_INPUTS := $(wildcard fuzz/regress) fuzz/corpus
 test-extra:: $(FUZZ_REPLAY) $(FUZZ_REPLAY)-selftest
 	@set -e; log=$(BUILD)/fuzz-replay.log; \
@@ -90,9 +90,9 @@ test-extra:: $(FUZZ_REPLAY) $(FUZZ_REPLAY)-selftest
 
 # The replay must be able to fail: each deliberately broken implementation
 # (FUZZ_BROKEN, below) must make it stop on some regression input.
-$(FUZZ_REPLAY)-selftest: fuzz/fuzz_memlane.c $(wildcard src/*.h include/*.h) $(BUILD)/libmemlane.a
+$(FUZZ_REPLAY)-selftest: fuzz/fuzz_memlane.c $(wildcard src/*.h include/*.h) $(LIB_INTERNAL_A)
 	$(CC) $(CFLAGS) -DMEMLANE_FUZZ_REPLAY -DMEMLANE_FUZZ_SELFTEST $(BASE_CFLAGS) $< \
-	    $(BUILD)/libmemlane.a -o $@
+	    $(LIB_INTERNAL_A) -o $@
 test-extra:: $(FUZZ_REPLAY)-selftest
 
 # ---- sanitize: the test suite under ASan + UBSan, per compiler ----
