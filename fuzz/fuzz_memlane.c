@@ -351,10 +351,12 @@ static unsigned rd16(struct reader *r)
 }
 
 /* Lengths: a quarter of the codes each below 64, below 512, below 8192;
- * of the last quarter, half up to 64 KiB (8k + k % 8) and half up to
- * 4 MiB (512k + k % 64), sparse, so every residue mod 64 still occurs:
- * short-length special cases get most attention and the long loops (and
- * memset's rep stosb and non-temporal paths) still run. */
+ * the last quarter up to 56 KiB (4k + k % 4), but for its top eighth (one
+ * code in 32) up to 4 MiB (2048k + k % 64); sparse, so every residue
+ * mod 64 still occurs.  Short-length special cases get most attention,
+ * the long loops still run, and the MiB lengths (memset's rep stosb and
+ * non-temporal paths), which cost milliseconds each, stay rare enough
+ * not to slow the fuzzer down. */
 static size_t decode_len(unsigned code)
 {
     switch (code >> 14) {
@@ -365,9 +367,9 @@ static size_t decode_len(unsigned code)
     case 2:
         return code & 8191;
     default:
-        if (!(code & 0x2000))
-            return (size_t)(code & 0x1fff) * 8 + (code & 7);
-        return (size_t)(code & 0x1fff) * 512 + (code & 63);
+        if ((code & 0x3800) != 0x3800)
+            return (size_t)(code & 0x3fff) * 4 + (code & 3);
+        return (size_t)(code & 0x7ff) * 2048 + (code & 63);
     }
 }
 
