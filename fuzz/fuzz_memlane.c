@@ -68,8 +68,11 @@
 #define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
 #endif
 
-/* A few MiB: past the L2 and the memset thresholds a run may force low. */
-#define MAX_LEN ((size_t)4 << 20)
+/* A few MiB: past the L2 and the memset thresholds a run may force low.
+ * Not under ASan, where a MiB input costs tens of milliseconds (the
+ * fuzzer ran 30 times slower): there the same codes stay below 64 KiB. */
+#define BIG_UNIT ((size_t)(FUZZ_ASAN ? 32 : 2048))
+#define MAX_LEN (2047 * BIG_UNIT + 64)
 #define MAX_TARGETS 16
 #define MAX_FUNCS 8
 
@@ -352,7 +355,8 @@ static unsigned rd16(struct reader *r)
 
 /* Lengths: a quarter of the codes each below 64, below 512, below 8192;
  * the last quarter up to 56 KiB (4k + k % 4), but for its top eighth (one
- * code in 32) up to 4 MiB (2048k + k % 64); sparse, so every residue
+ * code in 32) up to 4 MiB (2048k + k % 64; under ASan 32k + k % 64, up
+ * to 64 KiB); sparse, so every residue
  * mod 64 still occurs.  Short-length special cases get most attention,
  * the long loops still run, and the MiB lengths (memset's rep stosb and
  * non-temporal paths), which cost milliseconds each, stay rare enough
@@ -369,7 +373,7 @@ static size_t decode_len(unsigned code)
     default:
         if ((code & 0x3800) != 0x3800)
             return (size_t)(code & 0x3fff) * 4 + (code & 3);
-        return (size_t)(code & 0x7ff) * 2048 + (code & 63);
+        return (size_t)(code & 0x7ff) * BIG_UNIT + (code & 63);
     }
 }
 
@@ -469,7 +473,12 @@ static int pads_intact(const struct buf *b, unsigned char pad)
 
 static int ref_memcmp(const unsigned char *a, const unsigned char *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    /* Equal 4 KiB blocks skipped with libc's memcmp (MiB lengths under
+     * ASan), then byte by byte from the block that differs. */
+    size_t i = 0;
+    while (n - i >= 4096 && memcmp(a + i, b + i, 4096) == 0)
+        i += 4096;
+    for (; i < n; i++)
         if (a[i] != b[i])
             return (int)a[i] - (int)b[i];
     return 0;
@@ -513,8 +522,14 @@ static void fill_content(unsigned char *p, size_t n, const uint8_t *payload, siz
         memset(p, seed, n);
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        p[i] = payload[i % plen];
+    /* The payload once, then the filled part doubled (MiB lengths). */
+    size_t done = n < plen ? n : plen;
+    memcpy(p, payload, done);
+    while (done < n) {
+        size_t k = n - done < done ? n - done : done;
+        memcpy(p + done, p, k);
+        done += k;
+    }
 }
 
 static void run_set(const struct func *f, struct target *t, size_t n, unsigned place,
