@@ -609,11 +609,7 @@ void write_plot_data(const struct result *r)
 {
     if (!ctx.opt.plot_dir)
         return;
-    if (mkdir(ctx.opt.plot_dir, 0777) && errno != EEXIST) {
-        fprintf(stderr, "memlane-bench: cannot create %s: %s\n", ctx.opt.plot_dir,
-                strerror(errno));
-        exit(1);
-    }
+    /* main checked before measuring that the folder takes files. */
     char path[4096];
     snprintf(path, sizeof path, "%s/table%d-%s%s%s%s.dat", ctx.opt.plot_dir, r->table,
              r->f->name,
@@ -651,5 +647,11 @@ void write_plot_data(const struct result *r)
         }
         fputc('\n', out);
     }
-    fclose(out);
+    /* A full disk shows in the error flag or at the close. */
+    int failed = ferror(out);
+    if (fclose(out) != 0 || failed) {
+        fprintf(stderr, "memlane-bench: cannot write %s: %s\n", path,
+                errno ? strerror(errno) : "write error");
+        exit(1);
+    }
 }

@@ -33,6 +33,14 @@ bad() {
     fi
 }
 
+# bad_msg TEXT ARGS...: as bad, and the line contains TEXT (fixed string).
+bad_msg() {
+    text=$1; shift
+    bad "$@"
+    if grep -qF -- "$text" "$tmp/err"; then ok; else
+        no "bad input '$*': message lacks '$text':"; sed 's/^/  /' "$tmp/err" | head -3; fi
+}
+
 # has PATTERN: the last output contains an extended-regex match.
 has() { if grep -Eq -- "$1" "$tmp/out"; then ok; else no "output lacks /$1/"; fi; }
 
@@ -157,6 +165,56 @@ bad --bogus
 bad -Z
 bad --runs
 bad stray-argument
+# Options without a value given one: named, not shown as their code.
+for o in list quick isolate help quiet calibrate; do
+    bad_msg "option '--$o' takes no value" "--$o=yes"
+done
+# Empty items in every list, as in --sizes.
+bad_msg "empty item in --functions" -f memset,,memcmp
+bad_msg "empty item in --functions" --functions=memset,
+bad_msg "empty item in --tables" -t 1,,2
+bad_msg "empty item in --impls" --impls=,libc
+bad_msg "empty item in --dists" -d Short,,Mid
+# Numbers: digits only (strtoul takes blanks and signs: ' -1' is 2^64-1).
+bad_msg "--seed must be a whole number" "--seed= -1"
+bad_msg "--seed must be a whole number" --seed=-1
+bad_msg "--seed must be a whole number" --seed=+1
+bad_msg "--seed must be a whole number" --seed=18446744073709551616
+bad_msg "--seed must be a whole number" --seed=1x
+bad_msg "--runs must be a whole number" "--runs= 5"
+bad_msg "--cpu must be a whole number" --cpu=-1
+bad_msg "--columns must be a whole number" --columns=0x3
+bad_msg "--batch must be" "--batch= 5"
+bad_msg "--batch must be" --batch=0x10
+bad_msg "--batch must be" --batch=-1
+bad_msg "--batch must be" --batch=nan
+# A --plot-dir that cannot take files: rejected before measuring (no
+# output at all), exit 2.
+bad_msg "--plot-dir '/dev/null/x'" -q --tables=1 --sizes=0 --runs=1 --plot-dir=/dev/null/x
+if [ -s "$tmp/out" ]; then no "bad --plot-dir: output before the check"; else ok; fi
+# Output that cannot be written (a full disk): exit 1 and one line.
+for args in "--list" "--help" "-q --tables=1 --sizes=0 --runs=1"; do
+    # shellcheck disable=SC2086
+    "$BENCH" $args >/dev/full 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -q '^memlane-bench: cannot write standard output' "$tmp/err"; then ok; else
+        no "$args >/dev/full: exit $rc:"; head -3 "$tmp/err"; fi
+done
+# A long run is announced up front (a lower bound above 10 minutes
+# warns, even with -q); the address-space limit then stops it before
+# any measurement.
+( ulimit -v 300000 2>/dev/null && exec "$BENCH" -q -n 10000 -s 1G --tables=1 ) \
+    >"$tmp/out" 2>"$tmp/err"
+if grep -q '^memlane-bench: warning: this run takes at least [0-9.]* \(minutes\|hours\)' "$tmp/err"; then ok; else
+    no "-n 10000 -s 1G: no run-time warning:"; head -3 "$tmp/err"; fi
+"$BENCH" -q --tables=1 --sizes=0,64 --runs=2 >"$tmp/out" 2>"$tmp/err"
+if [ -s "$tmp/err" ]; then no "short -q run: stderr not empty:"; head -3 "$tmp/err"; else ok; fi
+# The exit statuses are documented.
+"$BENCH" --help >"$tmp/out"
+has '^Exit status:'
+has '^  1  an output could not be written'
+has '^  2  bad usage'
+
 # A buffer that cannot be allocated: limit the address space.
 ( ulimit -v 300000 2>/dev/null && exec "$BENCH" -q --tables=1 --sizes=512M --runs=1 ) \
     >"$tmp/out" 2>"$tmp/err"

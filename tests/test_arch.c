@@ -12,10 +12,8 @@
 #include "memlane.h"
 #include "tunables.h"
 
-#if defined(__has_include)
-#if __has_include(<sys/auxv.h>)
+#if defined(__linux__)
 #include <sys/auxv.h>
-#endif
 #endif
 
 static const char *const public_names[] = {
