@@ -334,6 +334,8 @@ expected_files() { # prefix
         echo "$p/lib/libmemlane.so.$SOVERSION"
         echo "$p/lib/libmemlane-preload.so"
         echo "$p/lib/pkgconfig/memlane.pc"
+        echo "$p/lib/cmake/memlane/memlaneConfig.cmake"
+        echo "$p/lib/cmake/memlane/memlaneConfigVersion.cmake"
         echo "$p/share/man/man7/memlane.7"
         for f in man/*.3; do echo "$p/share/man/man3/${f#man/}"; done
         [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench"
@@ -399,6 +401,82 @@ t_consumer_static() {
     echo "$out"
     printf '%s\n' "$out" | grep -qx ok &&
     printf '%s\n' "$out" | grep -qx "memlane_memset from $T/consumer-static"
+}
+
+# ---- CMake: find_package(memlane) in tests/install/cmake ----
+# cmake_consumer PREFIX BUILDDIR [cmake -D options]: configure and build.
+cmake_consumer() {
+    prefix=$1 dir=$2
+    shift 2
+    cmake -S tests/install/cmake -B "$dir" -DCMAKE_PREFIX_PATH="$prefix" \
+        -DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" "$@" > "$dir.log" 2>&1 &&
+    cmake --build "$dir" >> "$dir.log" 2>&1 || { cat "$dir.log"; return 1; }
+}
+
+# cmake_runs DIR LIBDIR: both programs run; the shared one on LIBDIR's
+# library (through the build's RUNPATH, no LD_LIBRARY_PATH), the static
+# one on its own copy.
+cmake_runs() {
+    readelf -d "$1/consumer-shared" | grep -q "NEEDED.*\[$SONAME\]" ||
+        { echo "consumer-shared is not linked against $SONAME"; return 1; }
+    if readelf -d "$1/consumer-static" | grep -q "NEEDED.*libmemlane"; then
+        echo "consumer-static needs libmemlane.so"; return 1
+    fi
+    out=$(env -u LD_LIBRARY_PATH "$1/consumer-shared") || { echo "$out"; return 1; }
+    printf '%s\n' "$out" | grep -qx ok &&
+    printf '%s\n' "$out" | grep -qx "memlane_memset from $2/libmemlane.so.$SOVERSION" ||
+        { echo "$out"; return 1; }
+    out=$("$1/consumer-static") || { echo "$out"; return 1; }
+    printf '%s\n' "$out" | grep -qx ok &&
+    printf '%s\n' "$out" | grep -qx "memlane_memset from $1/consumer-static" || { echo "$out"; return 1; }
+}
+
+# Installed with PREFIX=/usr, found under $D/usr: the package locates itself.
+t_cmake_consumer() {
+    cmake_consumer "$D/usr" "$T/cmake" && cmake_runs "$T/cmake" "$D/usr/lib" &&
+    grep -q "memlane $VERSION from $D/usr/lib/cmake/memlane" "$T/cmake.log"
+}
+
+# The whole tree moved elsewhere still works (no absolute path inside).
+t_cmake_relocated() {
+    mkdir -p "$T/moved" && cp -a "$D/usr" "$T/moved/" || return 1
+    cmake_consumer "$T/moved/usr" "$T/cmake-moved" && cmake_runs "$T/cmake-moved" "$T/moved/usr/lib"
+    rc=$?
+    rm -rf "$T/moved"
+    return $rc
+}
+
+# The version rule: same major, not older than asked; ranges.
+t_cmake_versions() {
+    for want in 0.1 0.2 $VERSION 0.1...0.9 0.2...$VERSION x 0.3 1.0 0.3...0.9 0.1...\<$VERSION; do
+        case $want in
+        x) want=; expect=ok ;; # no version asked
+        0.3 | 1.0 | 0.3...0.9 | 0.1...\<*) expect=refused ;;
+        *) expect=ok ;;
+        esac
+        if cmake -S tests/install/cmake -B "$T/cmake-ver" -DCMAKE_PREFIX_PATH="$D/usr" \
+            -DMEMLANE_CONFIGURE_ONLY=ON -DMEMLANE_WANT="$want" > "$T/ver.log" 2>&1; then
+            got=ok
+        else
+            got=refused
+        fi
+        same "find_package(memlane $want): $expect" "find_package(memlane $want): $got" ||
+            { tail -15 "$T/ver.log"; return 1; }
+    done
+}
+
+# The same rule across a major version, on the template filled in for a
+# made-up release 1.4.2 (cmake -P, as find_package would evaluate it).
+t_cmake_version_rule() {
+    sed -e 's/@VERSION@/1.4.2/g; s/@VERSION_MAJOR@/1/g; s/@SIZEOF_POINTER@/8/g' \
+        cmake/memlaneConfigVersion.cmake.in > "$T/v142.cmake" || return 1
+    printf 'include(${VERSION_FILE})\nmessage("${PACKAGE_VERSION_COMPATIBLE}")\n' > "$T/rule.cmake"
+    for case in 0.9:FALSE 1:TRUE 1.0:TRUE 1.4.2:TRUE 1.4.3:FALSE 1.5:FALSE 2.0:FALSE; do
+        want=${case%%:*}
+        got=$(cmake -DPACKAGE_FIND_VERSION="$want" -DPACKAGE_FIND_VERSION_MAJOR="${want%%.*}" \
+            -DCMAKE_SIZEOF_VOID_P=8 -DVERSION_FILE="$T/v142.cmake" -P "$T/rule.cmake" 2>&1)
+        same "1.4.2 for $want: ${case#*:}" "1.4.2 for $want: $got" || return 1
+    done
 }
 
 # ---- the installed static library's symbols ----
@@ -467,7 +545,11 @@ t_install_defaults() {
     $MAKE --no-print-directory install BUILD="$BUILD" DESTDIR="$D3" PREFIX=/opt/ml \
         LIBDIR=/usr/lib64 || return 1
     pcf=$D3/usr/lib64/pkgconfig/memlane.pc
+    cmf=$D3/usr/lib64/cmake/memlane/memlaneConfig.cmake
     grep -qx 'libdir=/usr/lib64' "$pcf" && grep -qx 'includedir=${prefix}/include' "$pcf" &&
+    grep -qx 'set(_memlane_up "")' "$cmf" && grep -qx 'set(_memlane_prefix "/opt/ml")' "$cmf" &&
+    grep -qx 'set(_memlane_libdir "/usr/lib64")' "$cmf" &&
+    grep -qx 'set(_memlane_includedir "${_memlane_prefix}/include")' "$cmf" &&
     [ -f "$D3/usr/lib64/$SONAME" ] && [ -f "$D3/opt/ml/include/memlane.h" ] ||
         { cat "$pcf"; tree "$D3"; return 1; }
 }
@@ -481,6 +563,12 @@ if have_tool pkg-config pkgconf; then
     check "pkg-config --cflags --libs memlane (sysroot)" t_pkgconfig_flags
     check "a program built through pkg-config runs on the installed shared library" t_consumer_shared
     check "a program built through pkg-config --static runs" t_consumer_static
+fi
+if have_tool cmake cmake; then
+    check "CMake: find_package(memlane) in a staged install, memlane::memlane and _static run" t_cmake_consumer
+    check "CMake: the installed tree moved elsewhere still works" t_cmake_relocated
+    check "CMake: version $VERSION meets same-major requests not above it" t_cmake_versions
+    check "CMake: the version rule across majors (a made-up 1.4.2)" t_cmake_version_rule
 fi
 check "installed libmemlane.a: only the API is global" t_static_only_api
 check "installed libmemlane.a: undefined symbols are libc's" t_static_undefined
