@@ -21,18 +21,3 @@ test-extra:: $(MEMSET_TUN_TEST) $(TEST_BIN)
 	MEMLANE_NT_THRESHOLD=off MEMLANE_REP_STOSB_THRESHOLD=600 $(TEST_BIN) memset memset_explicit
 	MEMLANE_NT_THRESHOLD=600 MEMLANE_REP_STOSB_THRESHOLD=off $(TEST_BIN) memset memset_explicit
 	MEMLANE_NT_THRESHOLD=64K MEMLANE_REP_STOSB_THRESHOLD=1000 $(TEST_BIN) memset memset_explicit
-
-# memset-ab (bench/memset-ab): memset variants against libc with both in
-# shared libraries, each in a process of its own, at four code placements.
-#   make memset-ab [AB_MODE=dist|uniform:A-B|fixed:OFF:N,N..] [AB_IMPLS="avx512 memlane null"]
-# The harness is built (not run) by `make test`, so it keeps compiling.
-AB_MODE  ?= dist
-AB_IMPLS ?= avx512 memlane null onemask
-AB_CC     = $(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LIB_NOLIBCALL)
-.PHONY: memset-ab
-memset-ab: $(BUILD)/libmemlane.so.$(SOVERSION)
-	AB_LIBMEMLANE=$(abspath $(BUILD)/libmemlane.so.$(SOVERSION)) sh bench/memset-ab/run.sh $(BUILD)/memset-ab "$(AB_CC)" $(AB_MODE) $(AB_IMPLS)
-ifeq ($(IS_X86_64),1)
-test-extra::
-	AB_RUN=true sh bench/memset-ab/run.sh $(BUILD)/memset-ab "$(AB_CC)" dist avx512
-endif

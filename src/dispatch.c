@@ -141,7 +141,7 @@ static void ml_warn_flush(void)
         return;
     const char *const parts[] = {"memlane: MEMLANE_ARCH=\"", warn_value, warn_why,
                                  level_names[selected_level], "\n"};
-    ml_warn_line(parts, sizeof parts / sizeof parts[0]);
+    ml_warn_line(parts, sizeof parts / sizeof parts[0], 1);
 }
 
 static unsigned pick(const struct ml_function *f, enum ml_level cap)

@@ -62,9 +62,12 @@ ML_HIDDEN enum ml_level ml_selected_level(void);
  * and getenv over such an array. */
 ML_HIDDEN char **ml_environ(void);
 ML_HIDDEN const char *ml_env_get(char **env, const char *name);
-/* One line on stderr from the given pieces, with write(2) (stdio may call
- * memset, which may be memlane's). */
-ML_HIDDEN void ml_warn_line(const char *const *parts, unsigned count);
+/* One line on stderr from the given pieces, in one write(2) (stdio may
+ * call memset, which may be memlane's).  parts[value_index] comes from the
+ * environment: it is cut short and its non-printable bytes escaped
+ * (src/warn.c). */
+ML_HIDDEN void ml_warn_line(const char *const *parts, unsigned count,
+                            unsigned value_index);
 /* What the IFUNC resolver of a public function ("memset", ...) bound its
  * symbol to: the selected variant, or the indirect entry point when the
  * selection was not final yet.  NULL if no resolver ran (a build without

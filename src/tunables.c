@@ -88,7 +88,7 @@ static void warn_bad(const char *name, const char *value)
     const char *parts[] = {"memlane: ", name, "=\"", value,
                            "\" is not a size (digits with K/M/G, or off); "
                            "using the default\n"};
-    ml_warn_line(parts, sizeof parts / sizeof parts[0]);
+    ml_warn_line(parts, sizeof parts / sizeof parts[0], 3);
 }
 
 static void apply_env(char **env, const char *name, size_t *value, int warn)

@@ -10,6 +10,13 @@
 
 #include "harness.h"
 #include "memlane.h"
+#include "tunables.h"
+
+#if defined(__has_include)
+#if __has_include(<sys/auxv.h>)
+#include <sys/auxv.h>
+#endif
+#endif
 
 static const char *const public_names[] = {
     "memset", "memcmp", "bcmp", "timingsafe_bcmp", "timingsafe_memcmp", "memset_explicit",
@@ -52,6 +59,13 @@ int arch_probe(void)
              memlane_timingsafe_memcmp(y, x, 40) == 1 && memlane_memcmp(x, y, 39) == 0 &&
              memlane_active("nope") == NULL && memlane_active(NULL) == NULL;
     printf("calls %s\n", ok ? "ok" : "wrong");
+    /* What the environment tests (tests/env/) compare: the memset
+     * tunables in force, and whether this is a secure-execution process. */
+    const struct ml_memset_tunables *tun = ml_memset_tunables();
+    printf("tunables rep_stosb=%zu nt=%zu\n", tun->rep_stosb, tun->nt);
+#ifdef AT_SECURE
+    printf("secure-execution %lu\n", getauxval(AT_SECURE));
+#endif
 
     /* Where the public symbols are IFUNCs, each must be bound to the
      * variant memlane_active names: the resolver's answer, and where this
