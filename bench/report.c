@@ -503,17 +503,23 @@ static void table2_human(FILE *out, const struct result *r)
 
 /* ---- machine-readable formats ---- */
 
+/* Go benchmark lines whose sub-benchmark names are key=value pairs, so
+ * that benchstat can project them: Benchmark<Function>[/data=equal|
+ * mismatch]/size=<bytes> (table 1) or /dist=<Dist> (table 2), then
+ * /impl=<implementation> (`benchstat -col /impl`). */
 static void gobench(FILE *out, const struct result *r)
 {
+    const char *data = r->f->kind != ML_KIND_CMP  ? ""
+                       : r->data == DATA_MISMATCH ? "/data=mismatch"
+                                                  : "/data=equal";
     for (unsigned row = 0; row < r->nrows; row++) {
-        char name[96], sz[32];
-        row_name(name, sizeof name, r, row);
+        char key[64];
         size_t bytes = DIST_BUFFER;
         if (r->table == 1) {
             bytes = r->sizes[row];
-            snprintf(sz, sizeof sz, "/%zu", bytes);
+            snprintf(key, sizeof key, "size=%zu", bytes);
         } else {
-            sz[0] = 0;
+            snprintf(key, sizeof key, "dist=%s", dist_name(r->dists[row]));
         }
         for (unsigned c = 0; c < r->ncols; c++) {
             const struct cell *ce = cell_at(r, row, c);
@@ -523,8 +529,9 @@ static void gobench(FILE *out, const struct result *r)
             for (unsigned i = 0; i < ce->n; i++) {
                 double ns = tick_ns(ce->v[i]);
                 fprintf(out,
-                        "Benchmark%s%s/%s\t%lu\t%.3f ns/op\t%.2f MB/s\t%.2f cycles/op\n",
-                        name, sz, impl_name(r, c), iters, ns,
+                        "Benchmark%s%s/%s/impl=%s\t%lu\t%.3f ns/op\t%.2f MB/s\t%.2f "
+                        "cycles/op\n",
+                        r->f->title, data, key, impl_name(r, c), iters, ns,
                         ns > 0 ? (double)bytes / ns * 1e3 : 0.0, ce->v[i]);
             }
         }

@@ -103,8 +103,54 @@ bad_lines=$(grep -Ev "$bench_re|$conf_re|^\$" "$tmp/gobench" | head -3)
 if [ -z "$bad_lines" ]; then ok; else no "gobench lines not in Go's format: $bad_lines"; fi
 nb=$(grep -Ec "$bench_re" "$tmp/gobench")
 if [ "$nb" -ge 50 ]; then ok; else no "gobench: only $nb benchmark lines"; fi
-has '^BenchmarkTsMemcmpShort/memlane-generic[[:space:]]+[0-9]+[[:space:]]+[0-9.]+ ns/op[[:space:]]+[0-9.]+ MB/s'
-has '^BenchmarkMemsetFixed/64/libc[[:space:]]'
+has '^BenchmarkTsMemcmp/data=equal/dist=Short/impl=memlane-generic[[:space:]]+[0-9]+[[:space:]]+[0-9.]+ ns/op[[:space:]]+[0-9.]+ MB/s'
+has '^BenchmarkMemset/size=64/impl=libc[[:space:]]'
+
+# gobench names are key=value sub-benchmarks, as benchstat projects them
+# (benchstat itself is not installed here; this parses the names the way
+# it does): Benchmark<Function>, data= for the comparisons only, size=
+# (table 1) or dist= (table 2), impl= last; keys once each.  And what
+# `benchstat -col /impl` makes of them: every row (the name without
+# /impl) has at least two implementations to compare.
+gobench_names() { # file
+    awk '/^Benchmark/ { print $1 }' "$1" | awk -F/ '
+        {
+            why = ""; row = $1; impl = ""; table = ""
+            for (k in seen) delete seen[k]
+            if ($1 !~ /^Benchmark(Memset|Memcmp|Bcmp|TsBcmp|TsMemcmp)$/) why = "function"
+            for (i = 2; i <= NF && why == ""; i++) {
+                if (split($i, kv, "=") != 2 || kv[2] == "") { why = "not key=value"; break }
+                if (kv[1] in seen) { why = "key twice"; break }
+                seen[kv[1]] = 1
+                if (kv[1] == "impl") { if (i != NF) why = "impl not last"; impl = kv[2]; continue }
+                if (kv[1] == "size") { if (kv[2] !~ /^[0-9]+$/) why = "size"; table = 1 }
+                else if (kv[1] == "dist") { if (kv[2] !~ /^(Short|Mid|Long|Uniform512)$/) why = "dist"; table = 2 }
+                else if (kv[1] == "data") { if (kv[2] !~ /^(equal|mismatch)$/) why = "data" }
+                else why = "unknown key " kv[1]
+                row = row "/" $i
+            }
+            if (why == "" && (impl == "" || table == "")) why = "impl or size/dist missing"
+            if (why == "" && ($1 == "BenchmarkMemset") == ("data" in seen)) why = "data= (comparisons only)"
+            if (why != "") { print why ": " $0; bad = 1; next }
+            if (!((row, impl) in cell)) { cell[row, impl] = 1; impls[row] = impls[row] " " impl }
+        }
+        END {
+            for (r in impls) {
+                if (split(impls[r], list, " ") < 2) { print "one implementation in row " r; bad = 1 }
+            }
+            exit bad
+        }'
+}
+if out=$(gobench_names "$tmp/gobench"); then ok; else no "gobench names: $out"; fi
+run gobench-data -q --tables=1,2 -f memcmp,ts_bcmp --data=both --sizes=0,100 -d Short --runs=2 \
+    --impls=libc,libc-memcmp,memlane --format=gobench
+if out=$(gobench_names "$tmp/out"); then ok; else no "gobench names (--data=both): $out"; fi
+has '^BenchmarkMemcmp/data=mismatch/size=100/impl=libc[[:space:]]'
+has '^BenchmarkTsBcmp/data=equal/dist=Short/impl=bytewise-ct[[:space:]]'
+# The parser must reject positional names (the old format) and a name
+# without impl=.
+printf 'BenchmarkMemsetFixed/64/libc\t1\t1 ns/op\nBenchmarkMemset/size=64\t1\t1 ns/op\n' > "$tmp/old"
+if gobench_names "$tmp/old" >/dev/null; then no "gobench name check accepts positional names"; else ok; fi
 
 # csv: a header, then lines with as many fields.
 run csv -q --quick --sizes=0,64 --format=csv
