@@ -612,14 +612,35 @@ void report_result(FILE *out, const struct result *r)
 
 /* ---- plot data ---- */
 
+/* The chart script next to the data, so that the folder is all gnuplot
+ * needs, wherever the tool is installed. */
+static void write_plot_script(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/memlane-bench.gp", ctx.opt.plot_dir);
+    FILE *out = fopen(path, "w");
+    if (!out || fputs(bench_plot_script, out) < 0 || fclose(out)) {
+        fprintf(stderr, "memlane-bench: cannot write %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    if (!ctx.opt.quiet)
+        fprintf(stderr, "memlane-bench: charts: cd %s && gnuplot memlane-bench.gp\n",
+                ctx.opt.plot_dir);
+}
+
 void write_plot_data(const struct result *r)
 {
+    static int script_written;
     if (!ctx.opt.plot_dir)
         return;
     if (mkdir(ctx.opt.plot_dir, 0777) && errno != EEXIST) {
         fprintf(stderr, "memlane-bench: cannot create %s: %s\n", ctx.opt.plot_dir,
                 strerror(errno));
         exit(1);
+    }
+    if (!script_written) {
+        write_plot_script();
+        script_written = 1;
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/table%d-%s%s%s%s.dat", ctx.opt.plot_dir, r->table,

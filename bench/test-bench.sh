@@ -160,8 +160,10 @@ if [ "$cols" -ge 10 ] && [ -z "$odd" ]; then ok; else no "csv: ragged lines: $od
 has '^table,benchmark,function'
 has '^2,TsBcmpLong,timingsafe_bcmp,equal,bytewise-ct,Long,5,'
 
-# Plot data.
+# Plot data, and the chart script next to it: bench/plot.gp as it is.
 run plot -q --quick --sizes=0,64,128 --plot-dir="$tmp/plot" --plot-tag=t
+if cmp -s "$tmp/plot/memlane-bench.gp" bench/plot.gp; then ok; else
+    no "--plot-dir: memlane-bench.gp differs from bench/plot.gp"; fi
 for f in table1-memset-t table2-memset-t table2-timingsafe_memcmp-t; do
     if [ -s "$tmp/plot/$f.dat" ]; then ok; else no "plot data $f.dat missing"; fi
 done

@@ -12,7 +12,8 @@ PREFIX       ?= /usr/local
 BINDIR       ?= $(PREFIX)/bin
 LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
-MANDIR       ?= $(PREFIX)/share/man
+DATADIR      ?= $(PREFIX)/share
+MANDIR       ?= $(DATADIR)/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 CMAKEDIR     ?= $(LIBDIR)/cmake/memlane
 INSTALL      ?= install
@@ -96,7 +97,7 @@ INSTALL_FILES = $(INCLUDEDIR)/memlane.h \
     $(addprefix $(CMAKEDIR)/,$(CMAKE_FILES)) \
     $(MANDIR)/man7/memlane.7 \
     $(addprefix $(MANDIR)/man3/,$(notdir $(MAN3_PAGES))) \
-    $(if $(INSTALL_BENCH),$(BINDIR)/memlane-bench)
+    $(if $(INSTALL_BENCH),$(BINDIR)/memlane-bench $(DATADIR)/memlane/memlane-bench.gp)
 
 install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
          $(BUILD)/man/memlane.7 $(INSTALL_BENCH) memlane.pc.in \
@@ -109,7 +110,8 @@ install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
 	$(foreach f,$(CMAKE_FILES),sed $(CMAKE_SED) cmake/$(f).in > $(BUILD)/cmake/$(f) &&) true
 	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man3 \
-	    $(DESTDIR)$(MANDIR)/man7 $(if $(INSTALL_BENCH),$(DESTDIR)$(BINDIR))
+	    $(DESTDIR)$(MANDIR)/man7 \
+	    $(if $(INSTALL_BENCH),$(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/memlane)
 	$(INSTALL) -m 644 include/memlane.h $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 644 $(BUILD)/libmemlane.a $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 755 $(BUILD)/libmemlane.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/
@@ -121,12 +123,13 @@ install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
 	$(INSTALL) -m 644 $(BUILD)/man/memlane.7 $(DESTDIR)$(MANDIR)/man7/
 	$(INSTALL) -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
 	$(if $(INSTALL_BENCH),$(INSTALL) -m 755 $(INSTALL_BENCH) $(DESTDIR)$(BINDIR)/)
+	$(if $(INSTALL_BENCH),$(INSTALL) -m 644 bench/plot.gp $(DESTDIR)$(DATADIR)/memlane/memlane-bench.gp)
 
 # Files only: the directories are shared with other packages (as with
-# automake's uninstall), except memlane's own CMake folder.
+# automake's uninstall), except memlane's own folders.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
-	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
+	rmdir $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(DATADIR)/memlane 2>/dev/null || true
 
 # ---- tests (part of make test) ----
 test-install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) $(INSTALL_BENCH) \

@@ -338,7 +338,8 @@ expected_files() { # prefix
         echo "$p/lib/cmake/memlane/memlaneConfigVersion.cmake"
         echo "$p/share/man/man7/memlane.7"
         for f in man/*.3; do echo "$p/share/man/man3/${f#man/}"; done
-        [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench"
+        [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench" &&
+            echo "$p/share/memlane/memlane-bench.gp"
         echo ./usr/include/other.h
         echo ./usr/lib/libother.so.1
         echo ./usr/share/man/man3/other.3
@@ -479,6 +480,49 @@ t_cmake_version_rule() {
     done
 }
 
+# ---- memlane-bench --plot-dir: data, the script, and (with gnuplot) charts ----
+PLOT=$T/plot
+t_plot_script() {
+    B=$D/usr/bin/memlane-bench
+    "$B" -q --quick --sizes=0-1K:128 --runs=2 --plot-dir="$PLOT" > /dev/null &&
+    "$B" -q --quick --tables=1 -f memset,ts_memcmp --sizes=1K-64K*8 --runs=2 \
+        --plot-dir="$PLOT" --plot-tag=large > /dev/null || return 1
+    cmp "$PLOT/memlane-bench.gp" "$D/usr/share/memlane/memlane-bench.gp"
+}
+
+# The legend entries of every SVG chart: "implementation colour" lines.
+svg_key_colours() {
+    names=$(head -qn1 "$PLOT"/*.dat | tr ' ' '\n' | sort -u | grep -vx -e size -e row)
+    for f in "$PLOT"/*.svg; do
+        awk -v names="$names" 'BEGIN { n = split(names, w, "\n"); for (i = 1; i <= n; i++) known[w[i]] = 1 }
+            match($0, /<text>[^<]*<\/text>/) { t = substr($0, RSTART + 6, RLENGTH - 13); cur = (t in known) ? t : ""; next }
+            cur != "" && match($0, /rgb\( *[0-9]+, *[0-9]+, *[0-9]+\)/) {
+                c = substr($0, RSTART, RLENGTH); gsub(/ /, "", c); print cur, c; cur = "" }' "$f"
+    done | sort -u
+}
+
+t_plot_charts() {
+    (cd "$PLOT" && gnuplot memlane-bench.gp) > "$T/gnuplot.out" 2>&1 || { cat "$T/gnuplot.out"; return 1; }
+    [ ! -s "$T/gnuplot.out" ] || { echo "gnuplot said:"; cat "$T/gnuplot.out"; return 1; }
+    for c in cycles-memset cycles-memset-large cycles-timingsafe_memcmp-large speedup-memset \
+             speedup-memset-large speedup-timingsafe_memcmp-large throughput; do
+        [ -s "$PLOT/$c.png" ] && [ -s "$PLOT/$c.svg" ] || { echo "no chart $c"; ls "$PLOT"; return 1; }
+    done
+    # Sizes up to 1 KiB: linear axes, from 0; above: log-log.
+    grep -q 'log scale' "$PLOT/cycles-memset.svg" && { echo "cycles-memset: log axes"; return 1; }
+    grep -q '<text>size in bytes (.*log scale' "$PLOT/cycles-memset-large.svg" ||
+        { echo "cycles-memset-large: not log axes"; return 1; }
+    # Every implementation has one colour in all charts, and no two share one.
+    kc=$(svg_key_colours)
+    want=$(head -qn1 "$PLOT"/*.dat | tr ' ' '\n' | grep -vx -e size -e row | sort -u)
+    same "$want" "$(printf '%s\n' "$kc" | awk '{ print $1 }' | sort -u)" ||
+        { echo "(implementations in the data, and with a legend entry and colour)"; return 1; }
+    twice=$(printf '%s\n' "$kc" | awk '{ print $1 }' | uniq -d)
+    [ -z "$twice" ] || { echo "several colours for: $twice"; printf '%s\n' "$kc"; return 1; }
+    shared=$(printf '%s\n' "$kc" | awk '{ print $2 }' | sort | uniq -d)
+    [ -z "$shared" ] || { echo "colours shared: $shared"; printf '%s\n' "$kc"; return 1; }
+}
+
 # ---- the installed static library's symbols ----
 ARCHIVE=$D/usr/lib/libmemlane.a
 
@@ -569,6 +613,12 @@ if have_tool cmake cmake; then
     check "CMake: the installed tree moved elsewhere still works" t_cmake_relocated
     check "CMake: version $VERSION meets same-major requests not above it" t_cmake_versions
     check "CMake: the version rule across majors (a made-up 1.4.2)" t_cmake_version_rule
+fi
+if [ -n "$INSTALL_BENCH" ]; then
+    check "installed memlane-bench --plot-dir writes the installed chart script" t_plot_script
+    if have_tool gnuplot gnuplot-nox; then
+        check "gnuplot draws the charts: linear 0-1 KiB, speed-up, one colour per implementation" t_plot_charts
+    fi
 fi
 check "installed libmemlane.a: only the API is global" t_static_only_api
 check "installed libmemlane.a: undefined symbols are libc's" t_static_undefined
