@@ -7,7 +7,14 @@
  * environment variable MEMLANE_ARCH=generic|sse2|avx2|avx512 caps the
  * level; it is read once, on the first call or at load time.
  *
- * No function reads or writes a byte outside [p, p+n) of its arguments.
+ * No function writes a byte outside [p, p+n) of its arguments.  A
+ * comparison may read bytes outside [p, p+n) that lie on a 4 KiB page
+ * holding a byte of [p, p+n), never on another page (so it cannot fault
+ * where the buffers do not), and its result never depends on them:
+ * memlane_memcmp and memlane_bcmp do (a whole vector where n is smaller,
+ * as glibc's memcmp); memset and the timing-safe functions read nothing
+ * outside.  Sanitizer builds of the library, and the dispatcher in a
+ * process under valgrind, keep every read inside [p, p+n).
  * n == 0 is always valid, and then the pointers are not dereferenced.
  */
 #ifndef MEMLANE_H

@@ -96,7 +96,8 @@ fuzz-selftest:
 # /proc/self/exe under valgrind starts valgrind's own binary); the
 # dispatcher is checked instead by --arch-probe under valgrind for every
 # MEMLANE_ARCH value: entry points work, nothing above the CPU's level is
-# selected, and an AVX-512 variant never is.
+# selected, an AVX-512 variant never is, and none that reads around its
+# buffers (the dispatcher detects valgrind, src/dispatch.c).
 MEMCHECK_BUILD ?= build-memcheck
 MEMCHECK_ARGS  ?=
 MEMCHECK_FUNCS := memset memset_explicit memcmp bcmp timingsafe_bcmp \
@@ -119,6 +120,8 @@ memcheck:
 	    out=$$(env $$env $(MEMCHECK_VALGRIND) $$bin --arch-probe 2>&1) || \
 	        { echo "memcheck: --arch-probe failed under valgrind ($$env):"; echo "$$out"; exit 1; }; \
 	    case "$$out" in *"calls ok"*) ;; *) echo "memcheck: entry points wrong under valgrind: $$out"; exit 1;; esac; \
+	    case "$$out" in *"in-bounds: yes"*) ;; *) \
+	        echo "memcheck: a variant that reads around its buffers under valgrind: $$out"; exit 1;; esac; \
 	    if echo "$$out" | grep -q ' avx512$$'; then \
 	        echo "memcheck: dispatcher picked AVX-512 under valgrind ($$env): $$out"; exit 1; fi; \
 	    echo "memcheck: dispatch under valgrind, MEMLANE_ARCH=$$arch:" \

@@ -51,6 +51,11 @@ ML_HIDDEN const struct ml_function *ml_function_find(const char *name);
 ML_HIDDEN const char *ml_level_name(enum ml_level level);
 ML_HIDDEN int ml_level_from_name(const char *name);
 
+/* Whether a function's variant of this level reads around its buffers
+ * (within their pages, include/memlane.h): under valgrind the dispatcher
+ * does not select such a variant. */
+ML_HIDDEN int ml_variant_reads_around(const char *function, enum ml_level level);
+
 /* Highest level the CPU and OS support (MEMLANE_ARCH not applied). */
 ML_HIDDEN enum ml_level ml_cpu_level(void);
 /* Whether a variant of this level can run here. */

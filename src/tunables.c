@@ -65,7 +65,7 @@ int ml_parse_size(const char *s, size_t *out)
 
 void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunables *out)
 {
-    /* See docs/memset-tuning.md for the measurements behind these. */
+    /* See docs/memset.md, "Thresholds", for the measurements behind these. */
     /* Non-temporal stores from half the LLC: on Zen 4 (32 MiB L3) a
      * fill that stays in the cache wins below 16 MiB, ties at 16 MiB and
      * loses by 1.6x or more from 24 MiB. */
