@@ -114,6 +114,8 @@ void write_plot_data(const struct result *r);
  * plot data as memlane-bench.gp. */
 extern const char bench_plot_script[];
 void format_size(char *buf, size_t len, size_t n);
+/* A memset threshold: its size as format_size writes it, or "off". */
+void format_threshold(char *buf, size_t len, size_t n);
 
 /* calibrate.c */
 int calibrate(void);

@@ -17,6 +17,7 @@
 #include "cpu.h"
 #include "memlane.h"
 #include "stats.h"
+#include "tunables.h"
 
 /* ---- header ---- */
 
@@ -82,6 +83,22 @@ void report_header(FILE *out)
             pre, ctx.selected_level, memlane_active("memset"), memlane_active("memcmp"),
             memlane_active("bcmp"), memlane_active("timingsafe_bcmp"),
             memlane_active("timingsafe_memcmp"));
+    {
+        /* The thresholds memset uses in this run, and this CPU's defaults
+         * (they differ when MEMLANE_* variables are set). */
+        const struct ml_memset_tunables *t = ml_memset_tunables();
+        struct ml_memset_tunables d;
+        ml_tunables_cpu_defaults(&d);
+        char rep[32], nt[32], drep[32], dnt[32];
+        format_threshold(rep, sizeof rep, t->rep_stosb);
+        format_threshold(nt, sizeof nt, t->nt);
+        format_threshold(drep, sizeof drep, d.rep_stosb);
+        format_threshold(dnt, sizeof dnt, d.nt);
+        fprintf(out,
+                "%smemset-thresholds: rep-stosb=%s nt=%s (this CPU's defaults: "
+                "rep-stosb=%s nt=%s)\n",
+                pre, rep, nt, drep, dnt);
+    }
 #if defined(__GLIBC__)
     fprintf(out, "%slibc: glibc %s\n", pre, gnu_get_libc_version());
     {
@@ -143,6 +160,14 @@ void format_size(char *buf, size_t len, size_t n)
         snprintf(buf, len, "%zuK", n >> 10);
     else
         snprintf(buf, len, "%zu", n);
+}
+
+void format_threshold(char *buf, size_t len, size_t n)
+{
+    if (n == ML_THRESHOLD_OFF)
+        snprintf(buf, len, "off");
+    else
+        format_size(buf, len, n);
 }
 
 static void fmt_count(char *buf, size_t len, double v)

@@ -171,10 +171,25 @@ if head -1 "$tmp/plot/table1-memset-t.dat" | grep -q '^size libc .*memlane$' &&
    [ "$(wc -l <"$tmp/plot/table1-memset-t.dat")" -eq 4 ]; then ok; else
     no "table1 plot data malformed"; fi
 
-# Calibration prints both settings.
+# Calibration prints both settings, each with this CPU's default.
 run calibrate --calibrate --quick -q
-has '^MEMLANE_REP_STOSB_THRESHOLD=([0-9]+|off)'
-has '^MEMLANE_NT_THRESHOLD=([0-9]+|off)'
+thr='([0-9]+[KMG]?|off)'
+has "^MEMLANE_REP_STOSB_THRESHOLD=([0-9]+|off) +# measured $thr; default on this CPU $thr\$"
+has "^MEMLANE_NT_THRESHOLD=([0-9]+|off) +# measured $thr; default on this CPU $thr\$"
+cal_defaults=$(sed -n 's/^MEMLANE_\(REP_STOSB\|NT\)_THRESHOLD=.*default on this CPU //p' "$tmp/out" | tr '\n' ' ')
+
+# The header's thresholds: in effect, and this CPU's defaults, which are
+# what calibration printed and what memset uses with no variable set.
+run thresholds -q --tables=1 --sizes=0 --runs=1
+hdr_re="^memset-thresholds: rep-stosb=$thr nt=$thr \\(this CPU's defaults: rep-stosb=$thr nt=$thr\\)\$"
+has "$hdr_re"
+hdr=$(grep '^memset-thresholds: ' "$tmp/out")
+set -- $(printf '%s\n' "$hdr" | sed 's/[^ ]*=\([^ )]*\)/\1/g; s/[^ ]*: //; s/(this CPU.s defaults: //; s/)//')
+if [ "$1 $2" = "$3 $4" ] && [ "$3 $4 " = "$cal_defaults" ]; then ok; else
+    no "thresholds: header '$hdr', calibration defaults '$cal_defaults'"; fi
+if MEMLANE_NT_THRESHOLD=1M MEMLANE_REP_STOSB_THRESHOLD=off "$BENCH" -q --tables=1 --sizes=0 --runs=1 >"$tmp/out" 2>&1 &&
+   grep -q "^memset-thresholds: rep-stosb=off nt=1M (this CPU's defaults: rep-stosb=$3 nt=$4)\$" "$tmp/out"; then ok; else
+    no "thresholds under MEMLANE_*: $(grep thresholds "$tmp/out")"; fi
 
 # Bad input: one line, exit 2.
 bad --functions=nope

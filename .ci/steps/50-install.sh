@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # CI step for install and use (issue 9).  `make test` has already run the
 # install tests (tests/install/run.sh) with gcc and clang; they skip what
-# needs pkg-config, groff, mandoc, cmake or gnuplot when those are missing.
-# Here:
-#  1. install pkgconf, groff-base, mandoc, cmake and gnuplot-nox if
-#     missing, and then rerun the tests with every tool required;
+# needs pkg-config, groff, mandoc, cmake, gnuplot or the system's man pages
+# when those are missing.  Here:
+#  1. install pkgconf, groff-base, mandoc, cmake, gnuplot-nox, man-db and
+#     manpages-dev if missing, and then rerun the tests with every tool
+#     required;
 #  2. on a CI machine (CI=true, root, no memlane in /usr/local yet), a real
 #     `make install` into /usr/local: a program built with plain
 #     `pkg-config --cflags --libs memlane` runs with no LD_LIBRARY_PATH,
@@ -16,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 missing=()
-for pkg in pkgconf groff-base mandoc cmake gnuplot-nox; do
+for pkg in pkgconf groff-base mandoc cmake gnuplot-nox man-db manpages-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then

@@ -299,6 +299,26 @@ t_man_env() {
     done
 }
 
+# Every page another page refers to, "name(section)", is one of ours or
+# one the system has (Debian has no timingsafe_bcmp(3), timingsafe_memcmp(3)
+# or memset_explicit(3)).
+man_xrefs() {
+    sed -n 's/^\.[BI]R \([^ ]*\) (\([0-9]\)).*/\1 \2/p' $MAN_PAGES | sed 's/\\-/-/g' | sort -u
+}
+t_man_xrefs() {
+    [ "$(man_xrefs | wc -l)" -ge 10 ] || { man_xrefs; return 1; }
+    ours=$(for p in $MAN_PAGES; do b=${p##*/}; echo "${b%.*} ${b##*.}"; done)
+    man_xrefs | while read -r name sec; do
+        printf '%s\n' "$ours" | grep -qx "$name $sec" && continue
+        man -w "$sec" "$name" >/dev/null 2>&1 || { echo "$name($sec): no such page here"; exit 1; }
+    done
+}
+
+# Installed pages cannot send users to the source tree's make targets.
+t_man_no_make() {
+    ! grep -n '^\.B make \|make [a-z-]* in the source' $MAN_PAGES
+}
+
 echo "--- man pages"
 if have_tool groff groff-base; then
     check "groff -t -ww -man -z reports problems at all" t_man_lint_catches
@@ -308,6 +328,10 @@ if have_tool mandoc mandoc; then
     check "mandoc -T lint -W all: no message on any page" t_mandoc_lint
 fi
 check "a man3 page for each function of the header" t_man3_per_function
+check "no page sends installed users to a make target" t_man_no_make
+if have_tool man man-db && { man -w 3 memcpy >/dev/null 2>&1 || ! skip "man page cross-references (install manpages-dev)"; }; then
+    check "every page referred to exists (ours, or the system's: man -w)" t_man_xrefs
+fi
 check "man page synopses match include/memlane.h" t_man_synopses
 check "memlane(7) table matches the compiled variant table" t_man_table
 check "memlane(7) documents every MEMLANE_ variable read in src/" t_man_env
