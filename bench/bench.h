@@ -110,7 +110,12 @@ void report_header(FILE *out);
 void report_result(FILE *out, const struct result *r);
 void report_csv_head(FILE *out);
 void write_plot_data(const struct result *r);
+/* bench/plot.gp, built into the tool (mk/bench.mk): written next to the
+ * plot data as memlane-bench.gp. */
+extern const char bench_plot_script[];
 void format_size(char *buf, size_t len, size_t n);
+/* A memset threshold: its size as format_size writes it, or "off". */
+void format_threshold(char *buf, size_t len, size_t n);
 
 /* calibrate.c */
 int calibrate(void);

@@ -17,6 +17,7 @@
 #include "cpu.h"
 #include "memlane.h"
 #include "stats.h"
+#include "tunables.h"
 
 /* ---- header ---- */
 
@@ -82,6 +83,22 @@ void report_header(FILE *out)
             pre, ctx.selected_level, memlane_active("memset"), memlane_active("memcmp"),
             memlane_active("bcmp"), memlane_active("timingsafe_bcmp"),
             memlane_active("timingsafe_memcmp"));
+    {
+        /* The thresholds memset uses in this run, and this CPU's defaults
+         * (they differ when MEMLANE_* variables are set). */
+        const struct ml_memset_tunables *t = ml_memset_tunables();
+        struct ml_memset_tunables d;
+        ml_tunables_cpu_defaults(&d);
+        char rep[32], nt[32], drep[32], dnt[32];
+        format_threshold(rep, sizeof rep, t->rep_stosb);
+        format_threshold(nt, sizeof nt, t->nt);
+        format_threshold(drep, sizeof drep, d.rep_stosb);
+        format_threshold(dnt, sizeof dnt, d.nt);
+        fprintf(out,
+                "%smemset-thresholds: rep-stosb=%s nt=%s (this CPU's defaults: "
+                "rep-stosb=%s nt=%s)\n",
+                pre, rep, nt, drep, dnt);
+    }
 #if defined(__GLIBC__)
     fprintf(out, "%slibc: glibc %s\n", pre, gnu_get_libc_version());
     {
@@ -143,6 +160,14 @@ void format_size(char *buf, size_t len, size_t n)
         snprintf(buf, len, "%zuK", n >> 10);
     else
         snprintf(buf, len, "%zu", n);
+}
+
+void format_threshold(char *buf, size_t len, size_t n)
+{
+    if (n == ML_THRESHOLD_OFF)
+        snprintf(buf, len, "off");
+    else
+        format_size(buf, len, n);
 }
 
 static void fmt_count(char *buf, size_t len, double v)
@@ -503,17 +528,23 @@ static void table2_human(FILE *out, const struct result *r)
 
 /* ---- machine-readable formats ---- */
 
+/* Go benchmark lines whose sub-benchmark names are key=value pairs, so
+ * that benchstat can project them: Benchmark<Function>[/data=equal|
+ * mismatch]/size=<bytes> (table 1) or /dist=<Dist> (table 2), then
+ * /impl=<implementation> (`benchstat -col /impl`). */
 static void gobench(FILE *out, const struct result *r)
 {
+    const char *data = r->f->kind != ML_KIND_CMP  ? ""
+                       : r->data == DATA_MISMATCH ? "/data=mismatch"
+                                                  : "/data=equal";
     for (unsigned row = 0; row < r->nrows; row++) {
-        char name[96], sz[32];
-        row_name(name, sizeof name, r, row);
+        char key[64];
         size_t bytes = DIST_BUFFER;
         if (r->table == 1) {
             bytes = r->sizes[row];
-            snprintf(sz, sizeof sz, "/%zu", bytes);
+            snprintf(key, sizeof key, "size=%zu", bytes);
         } else {
-            sz[0] = 0;
+            snprintf(key, sizeof key, "dist=%s", dist_name(r->dists[row]));
         }
         for (unsigned c = 0; c < r->ncols; c++) {
             const struct cell *ce = cell_at(r, row, c);
@@ -523,8 +554,9 @@ static void gobench(FILE *out, const struct result *r)
             for (unsigned i = 0; i < ce->n; i++) {
                 double ns = tick_ns(ce->v[i]);
                 fprintf(out,
-                        "Benchmark%s%s/%s\t%lu\t%.3f ns/op\t%.2f MB/s\t%.2f cycles/op\n",
-                        name, sz, impl_name(r, c), iters, ns,
+                        "Benchmark%s%s/%s/impl=%s\t%lu\t%.3f ns/op\t%.2f MB/s\t%.2f "
+                        "cycles/op\n",
+                        r->f->title, data, key, impl_name(r, c), iters, ns,
                         ns > 0 ? (double)bytes / ns * 1e3 : 0.0, ce->v[i]);
             }
         }
@@ -605,11 +637,32 @@ void report_result(FILE *out, const struct result *r)
 
 /* ---- plot data ---- */
 
+/* The chart script next to the data, so that the folder is all gnuplot
+ * needs, wherever the tool is installed. */
+static void write_plot_script(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/memlane-bench.gp", ctx.opt.plot_dir);
+    FILE *out = fopen(path, "w");
+    if (!out || fputs(bench_plot_script, out) < 0 || fclose(out)) {
+        fprintf(stderr, "memlane-bench: cannot write %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    if (!ctx.opt.quiet)
+        fprintf(stderr, "memlane-bench: charts: cd %s && gnuplot memlane-bench.gp\n",
+                ctx.opt.plot_dir);
+}
+
 void write_plot_data(const struct result *r)
 {
+    static int script_written;
     if (!ctx.opt.plot_dir)
         return;
     /* main checked before measuring that the folder takes files. */
+    if (!script_written) {
+        write_plot_script();
+        script_written = 1;
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/table%d-%s%s%s%s.dat", ctx.opt.plot_dir, r->table,
              r->f->name,

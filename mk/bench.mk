@@ -27,6 +27,21 @@ BENCH_NOVEC := $(if $(filter 1,$(IS_CLANG)),-fno-vectorize -fno-slp-vectorize,-f
 BENCH_LOOP_ALIGN := -falign-loops=64
 
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o)
+
+# The chart script (bench/plot.gp) as a C string in the tool, which
+# writes it next to its plot data (--plot-dir).
+BENCH_PLOT_C := $(BUILD)/gen/plot_script.c
+BENCH_OBJS   += $(BUILD)/obj/gen/plot_script.o
+$(BENCH_PLOT_C): bench/plot.gp mk/bench.mk
+	@mkdir -p $(dir $@)
+	{ printf '/* Generated from bench/plot.gp by mk/bench.mk. */\n#include "bench.h"\n'; \
+	  printf 'const char bench_plot_script[] =\n'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp
+	mv $@.tmp $@
+$(BUILD)/obj/gen/plot_script.o: $(BENCH_PLOT_C) bench/bench.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(BENCH_CFLAGS) -Ibench -c $< -o $@
+
 GNUPLOT    ?= gnuplot
 
 all: $(BENCH_BIN)
@@ -56,7 +71,6 @@ bench: all
 	{ $(BENCH_BIN) --plot-dir=$(BENCH_OUT) $(BENCH_ARGS); echo $$? > $(BENCH_OUT)/.status; } | tee $(BENCH_OUT)/tables.txt; \
 	    exit $$(cat $(BENCH_OUT)/.status)
 	$(BENCH_BIN) --tables=1 --sizes=64-64M*2 --runs=9 --plot-dir=$(BENCH_OUT) --plot-tag=large $(BENCH_ARGS) > $(BENCH_OUT)/memset-large.txt
-	@cp bench/plot.gp $(BENCH_OUT)/memlane-bench.gp
 	@if command -v $(GNUPLOT) >/dev/null 2>&1; then \
 	    (cd $(BENCH_OUT) && $(GNUPLOT) memlane-bench.gp) && \
 	    echo "charts: $$(ls $(BENCH_OUT)/*.png $(BENCH_OUT)/*.svg | tr '\n' ' ')"; \

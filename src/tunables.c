@@ -138,9 +138,8 @@ static void apply_env(char **env, const char *name, size_t *value, int warn)
         warn_bad(name, s);
 }
 
-void ml_tunables_init(void)
+void ml_tunables_cpu_defaults(struct ml_memset_tunables *out)
 {
-    static int claimed;
     const struct ml_cpu *c = ml_cpu();
     struct ml_tun_cpu tc; /* field by field: no memset call */
     tc.is_intel = c->is_intel;
@@ -150,9 +149,14 @@ void ml_tunables_init(void)
     tc.fsrs = c->fsrs;
     tc.family = cpu_family();
     tc.llc_bytes = ml_cpu_llc_bytes();
+    ml_tunables_defaults(&tc, out);
+}
 
+void ml_tunables_init(void)
+{
+    static int claimed;
     struct ml_memset_tunables t;
-    ml_tunables_defaults(&tc, &t);
+    ml_tunables_cpu_defaults(&t);
     /* Every thread computes the same values (no lock: a signal handler
      * may get here while its own thread is half-way through), but only
      * the first one to read the environment warns about a malformed

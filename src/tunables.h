@@ -68,5 +68,7 @@ struct ml_tun_cpu {
 };
 ML_HIDDEN void ml_tunables_defaults(const struct ml_tun_cpu *cpu,
                                     struct ml_memset_tunables *out);
+/* The defaults for the CPU this runs on (no environment applied). */
+ML_HIDDEN void ml_tunables_cpu_defaults(struct ml_memset_tunables *out);
 
 #endif /* MEMLANE_TUNABLES_H */

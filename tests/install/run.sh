@@ -299,6 +299,26 @@ t_man_env() {
     done
 }
 
+# Every page another page refers to, "name(section)", is one of ours or
+# one the system has (Debian has no timingsafe_bcmp(3), timingsafe_memcmp(3)
+# or memset_explicit(3)).
+man_xrefs() {
+    sed -n 's/^\.[BI]R \([^ ]*\) (\([0-9]\)).*/\1 \2/p' $MAN_PAGES | sed 's/\\-/-/g' | sort -u
+}
+t_man_xrefs() {
+    [ "$(man_xrefs | wc -l)" -ge 10 ] || { man_xrefs; return 1; }
+    ours=$(for p in $MAN_PAGES; do b=${p##*/}; echo "${b%.*} ${b##*.}"; done)
+    man_xrefs | while read -r name sec; do
+        printf '%s\n' "$ours" | grep -qx "$name $sec" && continue
+        man -w "$sec" "$name" >/dev/null 2>&1 || { echo "$name($sec): no such page here"; exit 1; }
+    done
+}
+
+# Installed pages cannot send users to the source tree's make targets.
+t_man_no_make() {
+    ! grep -n '^\.B make \|make [a-z-]* in the source' $MAN_PAGES
+}
+
 echo "--- man pages"
 if have_tool groff groff-base; then
     check "groff -t -ww -man -z reports problems at all" t_man_lint_catches
@@ -308,6 +328,10 @@ if have_tool mandoc mandoc; then
     check "mandoc -T lint -W all: no message on any page" t_mandoc_lint
 fi
 check "a man3 page for each function of the header" t_man3_per_function
+check "no page sends installed users to a make target" t_man_no_make
+if have_tool man man-db && { man -w 3 memcpy >/dev/null 2>&1 || ! skip "man page cross-references (install manpages-dev)"; }; then
+    check "every page referred to exists (ours, or the system's: man -w)" t_man_xrefs
+fi
 check "man page synopses match include/memlane.h" t_man_synopses
 check "memlane(7) table matches the compiled variant table" t_man_table
 check "memlane(7) documents every MEMLANE_ variable read in src/" t_man_env
@@ -334,9 +358,12 @@ expected_files() { # prefix
         echo "$p/lib/libmemlane.so.$SOVERSION"
         echo "$p/lib/libmemlane-preload.so"
         echo "$p/lib/pkgconfig/memlane.pc"
+        echo "$p/lib/cmake/memlane/memlaneConfig.cmake"
+        echo "$p/lib/cmake/memlane/memlaneConfigVersion.cmake"
         echo "$p/share/man/man7/memlane.7"
         for f in man/*.3; do echo "$p/share/man/man3/${f#man/}"; done
-        [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench"
+        [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench" &&
+            echo "$p/share/memlane/memlane-bench.gp"
         echo ./usr/include/other.h
         echo ./usr/lib/libother.so.1
         echo ./usr/share/man/man3/other.3
@@ -399,6 +426,125 @@ t_consumer_static() {
     echo "$out"
     printf '%s\n' "$out" | grep -qx ok &&
     printf '%s\n' "$out" | grep -qx "memlane_memset from $T/consumer-static"
+}
+
+# ---- CMake: find_package(memlane) in tests/install/cmake ----
+# cmake_consumer PREFIX BUILDDIR [cmake -D options]: configure and build.
+cmake_consumer() {
+    prefix=$1 dir=$2
+    shift 2
+    cmake -S tests/install/cmake -B "$dir" -DCMAKE_PREFIX_PATH="$prefix" \
+        -DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" "$@" > "$dir.log" 2>&1 &&
+    cmake --build "$dir" >> "$dir.log" 2>&1 || { cat "$dir.log"; return 1; }
+}
+
+# cmake_runs DIR LIBDIR: both programs run; the shared one on LIBDIR's
+# library (through the build's RUNPATH, no LD_LIBRARY_PATH), the static
+# one on its own copy.
+cmake_runs() {
+    readelf -d "$1/consumer-shared" | grep -q "NEEDED.*\[$SONAME\]" ||
+        { echo "consumer-shared is not linked against $SONAME"; return 1; }
+    if readelf -d "$1/consumer-static" | grep -q "NEEDED.*libmemlane"; then
+        echo "consumer-static needs libmemlane.so"; return 1
+    fi
+    out=$(env -u LD_LIBRARY_PATH "$1/consumer-shared") || { echo "$out"; return 1; }
+    printf '%s\n' "$out" | grep -qx ok &&
+    printf '%s\n' "$out" | grep -qx "memlane_memset from $2/libmemlane.so.$SOVERSION" ||
+        { echo "$out"; return 1; }
+    out=$("$1/consumer-static") || { echo "$out"; return 1; }
+    printf '%s\n' "$out" | grep -qx ok &&
+    printf '%s\n' "$out" | grep -qx "memlane_memset from $1/consumer-static" || { echo "$out"; return 1; }
+}
+
+# Installed with PREFIX=/usr, found under $D/usr: the package locates itself.
+t_cmake_consumer() {
+    cmake_consumer "$D/usr" "$T/cmake" && cmake_runs "$T/cmake" "$D/usr/lib" &&
+    grep -q "memlane $VERSION from $D/usr/lib/cmake/memlane" "$T/cmake.log"
+}
+
+# The whole tree moved elsewhere still works (no absolute path inside).
+t_cmake_relocated() {
+    mkdir -p "$T/moved" && cp -a "$D/usr" "$T/moved/" || return 1
+    cmake_consumer "$T/moved/usr" "$T/cmake-moved" && cmake_runs "$T/cmake-moved" "$T/moved/usr/lib"
+    rc=$?
+    rm -rf "$T/moved"
+    return $rc
+}
+
+# The version rule: same major, not older than asked; ranges.
+t_cmake_versions() {
+    for want in 0.1 0.2 $VERSION 0.1...0.9 0.2...$VERSION x 0.3 1.0 0.3...0.9 0.1...\<$VERSION; do
+        case $want in
+        x) want=; expect=ok ;; # no version asked
+        0.3 | 1.0 | 0.3...0.9 | 0.1...\<*) expect=refused ;;
+        *) expect=ok ;;
+        esac
+        if cmake -S tests/install/cmake -B "$T/cmake-ver" -DCMAKE_PREFIX_PATH="$D/usr" \
+            -DMEMLANE_CONFIGURE_ONLY=ON -DMEMLANE_WANT="$want" > "$T/ver.log" 2>&1; then
+            got=ok
+        else
+            got=refused
+        fi
+        same "find_package(memlane $want): $expect" "find_package(memlane $want): $got" ||
+            { tail -15 "$T/ver.log"; return 1; }
+    done
+}
+
+# The same rule across a major version, on the template filled in for a
+# made-up release 1.4.2 (cmake -P, as find_package would evaluate it).
+t_cmake_version_rule() {
+    sed -e 's/@VERSION@/1.4.2/g; s/@VERSION_MAJOR@/1/g; s/@SIZEOF_POINTER@/8/g' \
+        cmake/memlaneConfigVersion.cmake.in > "$T/v142.cmake" || return 1
+    printf 'include(${VERSION_FILE})\nmessage("${PACKAGE_VERSION_COMPATIBLE}")\n' > "$T/rule.cmake"
+    for case in 0.9:FALSE 1:TRUE 1.0:TRUE 1.4.2:TRUE 1.4.3:FALSE 1.5:FALSE 2.0:FALSE; do
+        want=${case%%:*}
+        got=$(cmake -DPACKAGE_FIND_VERSION="$want" -DPACKAGE_FIND_VERSION_MAJOR="${want%%.*}" \
+            -DCMAKE_SIZEOF_VOID_P=8 -DVERSION_FILE="$T/v142.cmake" -P "$T/rule.cmake" 2>&1)
+        same "1.4.2 for $want: ${case#*:}" "1.4.2 for $want: $got" || return 1
+    done
+}
+
+# ---- memlane-bench --plot-dir: data, the script, and (with gnuplot) charts ----
+PLOT=$T/plot
+t_plot_script() {
+    B=$D/usr/bin/memlane-bench
+    "$B" -q --quick --sizes=0-1K:128 --runs=2 --plot-dir="$PLOT" > /dev/null &&
+    "$B" -q --quick --tables=1 -f memset,ts_memcmp --sizes=1K-64K*8 --runs=2 \
+        --plot-dir="$PLOT" --plot-tag=large > /dev/null || return 1
+    cmp "$PLOT/memlane-bench.gp" "$D/usr/share/memlane/memlane-bench.gp"
+}
+
+# The legend entries of every SVG chart: "implementation colour" lines.
+svg_key_colours() {
+    names=$(head -qn1 "$PLOT"/*.dat | tr ' ' '\n' | sort -u | grep -vx -e size -e row)
+    for f in "$PLOT"/*.svg; do
+        awk -v names="$names" 'BEGIN { n = split(names, w, "\n"); for (i = 1; i <= n; i++) known[w[i]] = 1 }
+            match($0, /<text>[^<]*<\/text>/) { t = substr($0, RSTART + 6, RLENGTH - 13); cur = (t in known) ? t : ""; next }
+            cur != "" && match($0, /rgb\( *[0-9]+, *[0-9]+, *[0-9]+\)/) {
+                c = substr($0, RSTART, RLENGTH); gsub(/ /, "", c); print cur, c; cur = "" }' "$f"
+    done | sort -u
+}
+
+t_plot_charts() {
+    (cd "$PLOT" && gnuplot memlane-bench.gp) > "$T/gnuplot.out" 2>&1 || { cat "$T/gnuplot.out"; return 1; }
+    [ ! -s "$T/gnuplot.out" ] || { echo "gnuplot said:"; cat "$T/gnuplot.out"; return 1; }
+    for c in cycles-memset cycles-memset-large cycles-timingsafe_memcmp-large speedup-memset \
+             speedup-memset-large speedup-timingsafe_memcmp-large throughput; do
+        [ -s "$PLOT/$c.png" ] && [ -s "$PLOT/$c.svg" ] || { echo "no chart $c"; ls "$PLOT"; return 1; }
+    done
+    # Sizes up to 1 KiB: linear axes, from 0; above: log-log.
+    grep -q 'log scale' "$PLOT/cycles-memset.svg" && { echo "cycles-memset: log axes"; return 1; }
+    grep -q '<text>size in bytes (.*log scale' "$PLOT/cycles-memset-large.svg" ||
+        { echo "cycles-memset-large: not log axes"; return 1; }
+    # Every implementation has one colour in all charts, and no two share one.
+    kc=$(svg_key_colours)
+    want=$(head -qn1 "$PLOT"/*.dat | tr ' ' '\n' | grep -vx -e size -e row | sort -u)
+    same "$want" "$(printf '%s\n' "$kc" | awk '{ print $1 }' | sort -u)" ||
+        { echo "(implementations in the data, and with a legend entry and colour)"; return 1; }
+    twice=$(printf '%s\n' "$kc" | awk '{ print $1 }' | uniq -d)
+    [ -z "$twice" ] || { echo "several colours for: $twice"; printf '%s\n' "$kc"; return 1; }
+    shared=$(printf '%s\n' "$kc" | awk '{ print $2 }' | sort | uniq -d)
+    [ -z "$shared" ] || { echo "colours shared: $shared"; printf '%s\n' "$kc"; return 1; }
 }
 
 # ---- the installed static library's symbols ----
@@ -467,7 +613,11 @@ t_install_defaults() {
     $MAKE --no-print-directory install BUILD="$BUILD" DESTDIR="$D3" PREFIX=/opt/ml \
         LIBDIR=/usr/lib64 || return 1
     pcf=$D3/usr/lib64/pkgconfig/memlane.pc
+    cmf=$D3/usr/lib64/cmake/memlane/memlaneConfig.cmake
     grep -qx 'libdir=/usr/lib64' "$pcf" && grep -qx 'includedir=${prefix}/include' "$pcf" &&
+    grep -qx 'set(_memlane_up "")' "$cmf" && grep -qx 'set(_memlane_prefix "/opt/ml")' "$cmf" &&
+    grep -qx 'set(_memlane_libdir "/usr/lib64")' "$cmf" &&
+    grep -qx 'set(_memlane_includedir "${_memlane_prefix}/include")' "$cmf" &&
     [ -f "$D3/usr/lib64/$SONAME" ] && [ -f "$D3/opt/ml/include/memlane.h" ] ||
         { cat "$pcf"; tree "$D3"; return 1; }
 }
@@ -481,6 +631,18 @@ if have_tool pkg-config pkgconf; then
     check "pkg-config --cflags --libs memlane (sysroot)" t_pkgconfig_flags
     check "a program built through pkg-config runs on the installed shared library" t_consumer_shared
     check "a program built through pkg-config --static runs" t_consumer_static
+fi
+if have_tool cmake cmake; then
+    check "CMake: find_package(memlane) in a staged install, memlane::memlane and _static run" t_cmake_consumer
+    check "CMake: the installed tree moved elsewhere still works" t_cmake_relocated
+    check "CMake: version $VERSION meets same-major requests not above it" t_cmake_versions
+    check "CMake: the version rule across majors (a made-up 1.4.2)" t_cmake_version_rule
+fi
+if [ -n "$INSTALL_BENCH" ]; then
+    check "installed memlane-bench --plot-dir writes the installed chart script" t_plot_script
+    if have_tool gnuplot gnuplot-nox; then
+        check "gnuplot draws the charts: linear 0-1 KiB, speed-up, one colour per implementation" t_plot_charts
+    fi
 fi
 check "installed libmemlane.a: only the API is global" t_static_only_api
 check "installed libmemlane.a: undefined symbols are libc's" t_static_undefined
