@@ -352,7 +352,17 @@ const char *ml_dispatch_selected_by(void)
     return __atomic_load_n(&selected_by, __ATOMIC_RELAXED);
 }
 
-ML_API void *memlane_memset_explicit(void *dst, int c, size_t n)
+/* Out of line also under link-time optimisation, which would otherwise
+ * inline it into callers in the same link (the drop-in's explicit_bzero,
+ * a program linking libmemlane.a): a wipe stays a visible call.  gcc's
+ * noipa also keeps it from being cloned per constant argument. */
+#if defined(__clang__)
+#define ML_OUT_OF_LINE __attribute__((noinline))
+#else
+#define ML_OUT_OF_LINE __attribute__((noipa))
+#endif
+
+ML_API ML_OUT_OF_LINE void *memlane_memset_explicit(void *dst, int c, size_t n)
 {
     void *r = ML_LOAD(memset_ptr)(dst, c, n);
     /* The stores above must happen even if the caller never reads dst

@@ -110,9 +110,12 @@ t_preload_exports() {
 # Nothing in the drop-in may reach one of its own exported names through
 # the dynamic symbol table (that would be a call to itself, or to libc's),
 # and each entry point must go to its memlane_ counterpart: directly, or,
-# where memlane_<name> is an IFUNC (src/dispatch.c), through the PLT slot
-# that an IRELATIVE relocation binds to its resolver's choice
-# (objdump names that slot *ABS*+<resolver address>@plt).
+# where memlane_<name> is an IFUNC (src/dispatch.c), through a PLT stub
+# whose GOT slot an IRELATIVE relocation binds to its resolver's choice
+# (GNU ld's stubs objdump names *ABS*+<resolver address>@plt, lld's it
+# names after a neighbour: found by the slot they jump through), or, where
+# link-time optimisation inlined memlane_<name> (no IFUNC: musl), by an
+# indirect call or jump after loading its dispatch pointer.
 t_preload_no_self_calls() {
     relocs=$(objdump -R "$PRELOAD") || return 1
     for n in $STD_NAMES $CHK_NAMES; do
@@ -127,7 +130,9 @@ t_preload_no_self_calls() {
         body=$(printf '%s\n' "$dis" | awk -v fn="<$n>:" '
             $2 == fn { on = 1; next } on && NF == 0 { exit } on')
         [ -n "$body" ] || { echo "no code for $n"; return 1; }
-        targets=$(printf '%s\n' "$body" | sed -n 's/.*\(call\|jmp\)[^<]*<\([^>]*\)>.*/\2/p')
+        # "address name" of each direct call or jump
+        targets=$(printf '%s\n' "$body" |
+            sed -n 's/.*\(call\|jmp\)[[:space:]]*\([0-9a-f]*\) <\([^>]*\)>.*/\2 \3/p')
         # The fortified ones may also call glibc's failure report.
         also=
         case $n in
@@ -138,27 +143,55 @@ t_preload_no_self_calls() {
         esac
         addr=$(printf '%s\n' "$syms" | awk -v w="$want" '$2 == "i" && $3 == w {
             sub(/^0+/, "", $1); print $1 }')
-        slot=
+        stubs=
         if [ -n "$addr" ]; then
-            slot="*ABS*+0x$addr@plt"
-            printf '%s\n' "$relocs" | grep -Eq "R_X86_64_IRELATIVE +\*ABS\*\+0x0*$addr\$" ||
-                { echo "no IRELATIVE relocation binds $want's slot"; return 1; }
+            got=$(printf '%s\n' "$relocs" | awk -v a="$addr" '$2 == "R_X86_64_IRELATIVE" {
+                v = $3; sub(/^\*ABS\*\+0x0*/, "", v); o = $1; sub(/^0+/, "", o)
+                if (v == a) print o }')
+            [ -n "$got" ] || { echo "no IRELATIVE relocation binds $want's slot"; return 1; }
+            # The PLT stubs that jump through that slot (and an endbr64
+            # before the jump).
+            stubs=" $(printf '%s\n' "$dis" | awk -v s="$got" '/^ *[0-9a-f]+:/ {
+                a = $1; sub(/:$/, "", a)
+                if ($0 ~ /jmp +\*0x[0-9a-f]+\(%rip\) +# [0-9a-f]+/) {
+                    t = $0; sub(/.*# /, "", t); sub(/ .*/, "", t); sub(/^0+/, "", t)
+                    if (t == s) { print a; if (prev != "") print prev }
+                }
+                prev = ($0 ~ /endbr64/) ? a : "" }' | tr '\n' ' ')"
         fi
         reached=
-        for t in $targets; do
+        while read -r ta t; do
+            [ -n "$t" ] || continue
             case $t in
             "$want" | "$n+"*) [ "$t" = "$want" ] && reached=1 ;;
             "$also") ;;
             *)
-                if [ -n "$slot" ] && [ "$t" = "$slot" ]; then
+                case $stubs in *" $ta "*)
                     reached=1
                     continue
-                fi
+                    ;;
+                esac
                 printf '%s calls %s, expected only %s:\n%s\n' "$n" "$t" "$want" "$body"
                 return 1
                 ;;
             esac
-        done
+        done <<EOF_TARGETS
+$targets
+EOF_TARGETS
+        if [ -z "$reached" ]; then
+            case $want in
+            memlane_memset) ptr=memset_ptr ;;
+            memlane_memcmp) ptr=memcmp_ptr ;;
+            memlane_bcmp) ptr=bcmp_ptr ;;
+            memlane_timingsafe_bcmp) ptr=ts_bcmp_ptr ;;
+            memlane_timingsafe_memcmp) ptr=ts_memcmp_ptr ;;
+            *) ptr= ;;
+            esac
+            if [ -n "$ptr" ] && printf '%s\n' "$body" | grep -q "<$ptr>" &&
+               printf '%s\n' "$body" | grep -Eq '(call|jmp)[[:space:]]+\*'; then
+                reached=1
+            fi
+        fi
         [ -n "$reached" ] ||
             { printf '%s does not reach %s:\n%s\n' "$n" "$want" "$body"; return 1; }
     done
