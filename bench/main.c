@@ -89,6 +89,7 @@ static void usage(FILE *out)
         "      --list             list the implementations available here\n"
         "  -q, --quiet            no progress on stderr\n"
         "  -h, --help             this text\n"
+        "      --version          print the version and exit\n"
         "\n"
         "Timing: ordered TSC reads (lfence;rdtsc ... rdtscp;lfence) around a batch\n"
         "of calls; the median cost of an empty measurement is subtracted.  Cells are\n"
@@ -277,7 +278,8 @@ enum {
     OPT_SEED,
     OPT_LIST,
     OPT_ISOLATE,
-    OPT_MISMATCH_AT
+    OPT_MISMATCH_AT,
+    OPT_VERSION
 };
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -308,6 +310,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"seed", required_argument, 0, OPT_SEED},
         {"list", no_argument, 0, OPT_LIST},
         {"isolate", no_argument, 0, OPT_ISOLATE},
+        {"version", no_argument, 0, OPT_VERSION},
         {0, 0, 0, 0},
     };
     int runs_given = 0, batch_given = 0;
@@ -512,6 +515,9 @@ static void parse_options(int argc, char **argv, struct options *o)
         case OPT_ISOLATE:
             o->isolate = 1;
             break;
+        case OPT_VERSION: /* the tool is linked with the library it measures */
+            printf("memlane-bench (memlane) %s\n", memlane_version());
+            exit(0);
         case ':':
             bad("option '%s' needs a value", argv[optind - 1]);
         default:

@@ -9,8 +9,8 @@ DISPATCH_SSP_BUILD := $(BUILD)/ssp
 DISPATCH_STATIC := $(BUILD)/memlane-test-static $(BUILD)/memlane-test-static-pie
 
 # The inner make decides what to rebuild (it knows every dependency).
-.PHONY: $(DISPATCH_SSP_BUILD)/libmemlane.a
-$(DISPATCH_SSP_BUILD)/libmemlane.a:
+.PHONY: $(DISPATCH_SSP_BUILD)/libmemlane-internal.a
+$(DISPATCH_SSP_BUILD)/libmemlane-internal.a:
 	$(MAKE) --no-print-directory BUILD=$(DISPATCH_SSP_BUILD) \
 	    CFLAGS="$(CFLAGS) -fstack-protector-all" $@
 
@@ -26,11 +26,11 @@ else
 static_pie_link = -static-pie $(1)
 endif
 
-$(BUILD)/memlane-test-static: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) -static $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane.a -o $@
-$(BUILD)/memlane-test-static-pie: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane.a
+$(BUILD)/memlane-test-static: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -static $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a -o $@
+$(BUILD)/memlane-test-static-pie: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) \
-	    $(call static_pie_link,$(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane.a) -o $@
+	    $(call static_pie_link,$(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a) -o $@
 
 # Each is what its name says (no program interpreter; the static-pie one
 # position-independent), then the MEMLANE_ARCH tests.
