@@ -100,9 +100,15 @@ $(LIB_INTERNAL_A): $(LIB_OBJS)
 # linked into one relocatable object in which only the functions of the
 # API (src/memlane.map) stay global; ml_cpu, memlane_memset_avx2 and the
 # rest become local, so a program may use those names for its own.
+# With link-time optimisation (-flto in CFLAGS) the objects hold compiler
+# IR, whose symbols objcopy cannot make local: the partial link compiles
+# them (gcc: -flinker-output=nolto-rel; lld does by itself), so this
+# archive holds machine code either way.
+LIB_A_LTO := $(if $(findstring -flto,$(CFLAGS)),$(CFLAGS) \
+               $(if $(filter 1,$(IS_CLANG)),,-flinker-output=nolto-rel))
 $(BUILD)/libmemlane.a: $(LIB_INTERNAL_A) src/memlane.map
 	sed -n 's/^[[:space:]]*\(memlane_[a-z0-9_]*\);.*/\1/p' src/memlane.map > $(BUILD)/obj/api-symbols.txt
-	$(CC) -r -nostdlib -Wl,--whole-archive $(LIB_INTERNAL_A) -Wl,--no-whole-archive \
+	$(CC) $(LIB_A_LTO) -r -nostdlib -Wl,--whole-archive $(LIB_INTERNAL_A) -Wl,--no-whole-archive \
 	    -o $(BUILD)/obj/libmemlane-all.o
 	$(OBJCOPY) --keep-global-symbols=$(BUILD)/obj/api-symbols.txt \
 	    $(BUILD)/obj/libmemlane-all.o $(BUILD)/obj/libmemlane.o

@@ -2,9 +2,10 @@
 # The library's code as linked: no call into the C library's memory
 # functions, also under link-time optimisation (issue 19).
 #
-#   make check-nolibcall  (part of make test) libmemlane.so, the drop-in
-#                         and the library's functions inside the test
-#                         executables, static ones too, call no memset,
+#   make check-nolibcall  (part of make test) libmemlane.so, the drop-in,
+#                         the installed libmemlane.a (machine code, also
+#                         after -flto) and the library's functions inside
+#                         the test executables, static ones too, call no memset,
 #                         memcmp, bcmp, memcpy, ... (tests/check-nolibcall.sh)
 #   make test-lto         make test with -flto, one build per compiler:
 #                         gcc (gcc-ar writes the archive's LTO symbol
@@ -23,9 +24,11 @@ $(NOLIBCALL_CONTROL): tests/nolibcall/control.c
 NOLIBCALL_NAMES := $(BUILD)/libmemlane.so.$(SOVERSION)
 
 .PHONY: check-nolibcall test-lto
-check-nolibcall: $(NOLIBCALL_NAMES) $(PRELOAD_SO) $(TEST_BIN) $(DISPATCH_STATIC) $(NOLIBCALL_CONTROL)
+check-nolibcall: $(NOLIBCALL_NAMES) $(PRELOAD_SO) $(BUILD)/libmemlane.a $(TEST_BIN) \
+                 $(DISPATCH_STATIC) $(NOLIBCALL_CONTROL)
 	@sh tests/check-nolibcall.sh $(NOLIBCALL_NAMES)
 	@sh tests/check-nolibcall.sh $(PRELOAD_SO)
+	@sh tests/check-nolibcall.sh $(BUILD)/libmemlane.a
 	@for exe in $(TEST_BIN) $(DISPATCH_STATIC); do \
 	    sh tests/check-nolibcall.sh $$exe $(NOLIBCALL_NAMES) || exit 1; done
 	@if sh tests/check-nolibcall.sh $(NOLIBCALL_CONTROL) > $(NOLIBCALL_CONTROL).log; then \
