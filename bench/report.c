@@ -109,6 +109,10 @@ void report_header(FILE *out)
         fprintf(out, "%slibc-variants: memset=%s memcmp=%s bcmp=%s\n", pre,
                 set ? set : "?", cmp ? cmp : "?", eq ? eq : "?");
     }
+#elif defined(BENCH_LIBC_MUSL)
+    /* musl has no version call: the version of the libc the build linked
+     * (mk/bench.mk); one memset, memcmp and bcmp, no variants. */
+    fprintf(out, "%slibc: musl %s\n", pre, BENCH_LIBC_MUSL);
 #else
     fprintf(out, "%slibc: unknown\n", pre);
 #endif

@@ -147,10 +147,14 @@ size_t cache_bytes(int level)
         if (v)
             return v;
     }
+#ifdef _SC_LEVEL1_DCACHE_SIZE /* glibc's; musl has no such sysconf names */
     long v = sysconf(level == 1   ? _SC_LEVEL1_DCACHE_SIZE
                      : level == 2 ? _SC_LEVEL2_CACHE_SIZE
                                   : _SC_LEVEL3_CACHE_SIZE);
     return v > 0 ? (size_t)v : 0;
+#else
+    return 0;
+#endif
 }
 
 size_t footprint_bytes(const char *name)

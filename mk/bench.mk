@@ -7,11 +7,17 @@ BENCH_BIN  := $(BUILD)/memlane-bench
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_OUT  := $(BUILD)/bench
 
-BENCH_PEERS := $(shell pkg-config --exists libcrypto 2>/dev/null && echo libcrypto) \
-               $(shell pkg-config --exists libsodium 2>/dev/null && echo libsodium)
+# pkg-config describes the system's libraries; a peer counts only if this
+# compiler also finds its header (musl-gcc does not see glibc's OpenSSL).
+bench_peer = $(shell pkg-config --exists $(1) 2>/dev/null && \
+    printf '\043include <%s>\n' $(2) | $(CC) $$(pkg-config --cflags $(1)) -E -x c - \
+    >/dev/null 2>&1 && echo $(1))
+BENCH_PEERS := $(call bench_peer,libcrypto,openssl/crypto.h) \
+               $(call bench_peer,libsodium,sodium.h)
 BENCH_PEERS := $(strip $(BENCH_PEERS))
 BENCH_DEFS  := $(if $(filter libcrypto,$(BENCH_PEERS)),-DBENCH_HAVE_OPENSSL) \
-               $(if $(filter libsodium,$(BENCH_PEERS)),-DBENCH_HAVE_SODIUM)
+               $(if $(filter libsodium,$(BENCH_PEERS)),-DBENCH_HAVE_SODIUM) \
+               $(if $(filter musl,$(LIBC)),-DBENCH_LIBC_MUSL='"$(or $(MUSL_VERSION),?)"')
 BENCH_PEER_CFLAGS := $(if $(BENCH_PEERS),$(shell pkg-config --cflags $(BENCH_PEERS)))
 BENCH_PEER_LIBS   := $(if $(BENCH_PEERS),$(shell pkg-config --libs $(BENCH_PEERS)))
 

@@ -50,15 +50,20 @@ $(CT_DIR)/ct-%: $(CT_DIR)/%.o $(CT_COMMON) $(LIB_INTERNAL_A)
 
 ifeq ($(IS_X86_64),1)
 
-# The program that lists the targets, and the archive their code is read
-# from; the flag matrix (below) gives another build's ct-list (the list
-# does not depend on flags) and only the timing-safe objects.
+# Check 1 reads the code of the program that lists the targets and of the
+# archive; the flag matrix (tests/ct/matrix.sh) gives another build's ct-list
+# (the list does not depend on flags) and only the timing-safe objects. With
+# link-time optimisation (-flto in CFLAGS) the archive and the controls'
+# object hold compiler IR: then it reads the linked ct-list, which takes
+# every variant and control through its tables.
+CT_LTO       := $(findstring -flto,$(CFLAGS))
 CT_INSN_LIST ?= $(CT_DIR)/ct-list
-CT_INSN_LIB  ?= $(BUILD)/libmemlane.a
+CT_INSN_LIB  ?= $(if $(CT_LTO),$(CT_DIR)/ct-list,$(BUILD)/libmemlane.a)
+CT_INSN_CTL  := $(if $(CT_LTO),$(CT_DIR)/ct-list,$(CT_DIR)/leaky.o)
 check-ct-insn: $(CT_INSN_LIST) $(CT_DIR)/leaky.o $(CT_INSN_LIB)
-	@echo "== check 1: DOIT instruction allow-list (objdump)"
+	@echo "== check 1: DOIT instruction allow-list (objdump$(if $(CT_LTO), of the LTO-linked ct-list))"
 	@$(CT_INSN_LIST) > $(CT_DIR)/targets.txt
-	@tests/ct/check-insn.sh $(CT_DIR)/targets.txt $(CT_INSN_LIB) $(CT_DIR)/leaky.o tests/ct/doit-allowlist.txt
+	@tests/ct/check-insn.sh $(CT_DIR)/targets.txt $(CT_INSN_LIB) $(CT_INSN_CTL) tests/ct/doit-allowlist.txt
 
 $(CT_DIR)/timingsafe.a: $(CT_TS_OBJS)
 	@mkdir -p $(dir $@)

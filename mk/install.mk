@@ -136,7 +136,7 @@ test-install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) $(INSTA
               $(BUILD)/man/memlane.7
 	+@CC="$(CC)" CFLAGS="$(CFLAGS)" BASE_CFLAGS="$(BASE_CFLAGS)" \
 	    BUILD="$(BUILD)" MAKE="$(MAKE)" SONAME="$(SONAME)" \
-	    SOVERSION="$(SOVERSION)" VERSION="$(VERSION)" INSTALL_BENCH="$(INSTALL_BENCH)" \
+	    SOVERSION="$(SOVERSION)" VERSION="$(VERSION)" INSTALL_BENCH="$(INSTALL_BENCH)" LIBC="$(LIBC)" \
 	    sh tests/install/run.sh
 
 test-extra:: test-install

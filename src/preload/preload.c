@@ -23,6 +23,7 @@
  * string.h is not included: its declarations carry attributes (nonnull,
  * fortify wrappers) meant for callers, not for a definition.
  */
+#include <limits.h> /* on glibc, defines __GLIBC__ (features.h) */
 #include <stddef.h>
 
 #include "memlane.h"
@@ -36,7 +37,11 @@ ML_EXPORT int timingsafe_bcmp(const void *a, const void *b, size_t n);
 ML_EXPORT int timingsafe_memcmp(const void *a, const void *b, size_t n);
 ML_EXPORT void explicit_bzero(void *dst, size_t n);
 ML_EXPORT void *memset_explicit(void *dst, int c, size_t n);
-/* glibc's names, reserved identifiers by design. */
+#if defined(__GLIBC__)
+/* glibc's names, reserved identifiers by design.  musl has no fortified
+ * entry points (its fortification, where a distribution adds it, lives in
+ * headers that call memset itself), so a musl build exports the seven
+ * standard names only. */
 // NOLINTBEGIN(bugprone-reserved-identifier,cert-dcl37-c)
 ML_EXPORT void *__memset_chk(void *dst, int c, size_t n, size_t dst_size);
 ML_EXPORT void __explicit_bzero_chk(void *dst, size_t n, size_t dst_size);
@@ -45,6 +50,7 @@ ML_EXPORT void __explicit_bzero_chk(void *dst, size_t n, size_t dst_size);
  * overflow detected ***" and aborts. */
 extern void __chk_fail(void) __attribute__((__noreturn__));
 // NOLINTEND(bugprone-reserved-identifier,cert-dcl37-c)
+#endif
 
 void *memset(void *dst, int c, size_t n) { return memlane_memset(dst, c, n); }
 
@@ -72,6 +78,7 @@ void *memset_explicit(void *dst, int c, size_t n)
     return memlane_memset_explicit(dst, c, n);
 }
 
+#if defined(__GLIBC__)
 /* The fortified entry points that glibc's <string.h> calls under
  * _FORTIFY_SOURCE when the destination's size is known but the length is
  * not a constant (Debian builds its packages that way).  They check the
@@ -91,3 +98,4 @@ void __explicit_bzero_chk(void *dst, size_t n, size_t dst_size)
     memlane_memset_explicit(dst, 0, n);
 }
 // NOLINTEND(bugprone-reserved-identifier,cert-dcl37-c)
+#endif
