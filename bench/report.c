@@ -473,6 +473,22 @@ static void table2_block(FILE *out, const struct result *r, const struct cellsta
     free(names);
 }
 
+/* How many chunks of the samples counted at their sample's median rate
+ * (bench/run.c: sample), if any. */
+static void clipped_note(FILE *out, const struct result *r)
+{
+    unsigned long chunks = 0, clipped = 0;
+    for (unsigned i = 0; i < r->nrows * r->ncols; i++) {
+        chunks += r->cells[i].chunks;
+        clipped += r->cells[i].clipped;
+    }
+    if (clipped)
+        fprintf(out,
+                "  %lu of %lu timed chunks (%.2f%%) took over 1.25 times their "
+                "sample's median and count at its rate.\n",
+                clipped, chunks, 100.0 * (double)clipped / (double)chunks);
+}
+
 static void table2_human(FILE *out, const struct result *r)
 {
     struct cellstat *cs = calloc((size_t)r->nrows * r->ncols, sizeof *cs);
@@ -486,6 +502,7 @@ static void table2_human(FILE *out, const struct result *r)
             "when p >= 0.05.\n",
             r->f->name, data_text(r), impl_name(r, (unsigned)r->base_col),
             DIST_BUFFER / 1024, ctx.opt.runs);
+    clipped_note(out, r);
     unsigned others[BENCH_MAX_IMPLS], nothers = 0;
     for (unsigned c = 0; c < r->ncols; c++)
         if ((int)c != r->base_col)
