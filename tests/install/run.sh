@@ -278,6 +278,7 @@ expected_files() { # prefix
         echo "$p/lib/$SONAME"
         echo "$p/lib/libmemlane.so.$SOVERSION"
         echo "$p/lib/libmemlane-preload.so"
+        echo "$p/lib/libmemlane-trace.so"
         echo "$p/lib/pkgconfig/memlane.pc"
         echo "$p/share/man/man7/memlane.7"
         for f in man/*.3; do echo "$p/share/man/man3/${f#man/}"; done

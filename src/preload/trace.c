@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The recorder of libmemlane-trace.so: per-thread counters behind the
+ * drop-in's entry points (src/preload/preload.c built with
+ * -DMEMLANE_TRACE, hooks in trace.h), merged and written when the
+ * process exits.  docs/workloads.md describes the file.
+ *
+ * - MEMLANE_TRACE=FILE (read at start-up or on the first call): each
+ *   process writes FILE.<pid>, through FILE.<pid>.tmp and rename(2), so
+ *   a file by that name is always complete.  Written from a destructor:
+ *   after exit() or a return from main, once the program's own
+ *   destructors ran.  _exit, a fatal signal or exec write nothing.
+ * - Counters: a block per thread, mapped with mmap (no malloc: the
+ *   program's malloc may call memset), found through an initial-exec TLS
+ *   pointer; only its owner writes it.  When a thread exits its counts are
+ *   added to `retired` and the block is kept for the next new thread.
+ * - fork: the child starts from zero (its parent writes what came
+ *   before), with the forking thread's block; the other threads' blocks
+ *   are free for its new threads.
+ * Nothing here calls a name the drop-in exports (memset, memcmp, ...):
+ * the install tests check the object code for such calls.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h> /* rename; no stdio stream is used */
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "trace.h"
+
+__thread struct ml_trace_counters *ml_trace_mine __attribute__((tls_model("initial-exec")));
+
+/* A thread's block: this header, then the counters on the next page. */
+struct block {
+    struct block *next_all, *next_free;
+    struct ml_trace_counters *counters;
+};
+
+enum { TRACE_UNKNOWN, TRACE_STARTING, TRACE_ON, TRACE_OFF };
+static int state;
+static char path[PATH_MAX];
+static size_t page, counters_len;
+static pthread_key_t key;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Under `lock`: */
+static struct block *all, *free_list;
+static struct ml_trace_counters *retired; /* counts of exited threads */
+static uint64_t threads;                  /* threads that made a call */
+
+static __thread int in_slow, exited;
+
+size_t ml_trace_first_difference(const unsigned char *a, const unsigned char *b,
+                                 size_t from, size_t to)
+{
+    size_t i = from;
+#if defined(__SSE2__)
+    for (; to - i >= 16; i += 16) { /* from <= to */
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
+        __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        unsigned ne = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) ^ 0xffffu;
+        if (ne)
+            return i + (unsigned)__builtin_ctz(ne);
+    }
+#endif
+    for (; i < to; i++)
+        if (a[i] != b[i])
+            return i;
+    return to;
+}
+
+/* Zeroed counters: fresh pages, no memset. */
+static struct ml_trace_counters *counters_map(void)
+{
+    void *p = mmap(NULL, counters_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void counters_zero(struct ml_trace_counters *c)
+{
+    madvise(c, counters_len, MADV_DONTNEED); /* private anonymous: reads 0 */
+}
+
+static void counters_add(struct ml_trace_counters *to, struct ml_trace_counters *from)
+{
+    uint64_t *t = (uint64_t *)(void *)to, *f = (uint64_t *)(void *)from;
+    for (size_t i = 0; i < sizeof *to / sizeof *t; i++)
+        t[i] += __atomic_load_n(&f[i], __ATOMIC_RELAXED);
+}
+
+static struct block *block_new(void)
+{
+    void *p = mmap(NULL, page + counters_len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    struct block *b = p;
+    b->counters = (struct ml_trace_counters *)(void *)((char *)p + page);
+    return b;
+}
+
+/* Thread exit (the key's destructor): its counts to `retired`, its block
+ * to the free list.  Calls the thread makes after this are not counted. */
+static void thread_exit(void *arg)
+{
+    struct block *b = arg;
+    ml_trace_mine = NULL;
+    exited = 1;
+    pthread_mutex_lock(&lock);
+    counters_add(retired, b->counters);
+    counters_zero(b->counters);
+    b->next_free = free_list;
+    free_list = b;
+    pthread_mutex_unlock(&lock);
+}
+
+static void fork_prepare(void) { pthread_mutex_lock(&lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&lock); }
+
+/* The child: only the forking thread lives on, from zero. */
+static void fork_child(void)
+{
+    free_list = NULL;
+    threads = 0;
+    for (struct block *b = all; b; b = b->next_all) {
+        counters_zero(b->counters);
+        if (b->counters == ml_trace_mine) {
+            threads = 1;
+            continue;
+        }
+        b->next_free = free_list;
+        free_list = b;
+    }
+    counters_zero(retired);
+    pthread_mutex_unlock(&lock);
+}
+
+static void warn_path(const char *what, const char *file, int err)
+{
+    const char *parts[] = {"memlane-trace: ", what, " ", file, ": ", strerror(err), "\n"};
+    ml_warn_line(parts, sizeof parts / sizeof parts[0]);
+}
+
+static int start(void)
+{
+    int s = TRACE_UNKNOWN;
+    if (!__atomic_compare_exchange_n(&state, &s, TRACE_STARTING, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        return s;
+    s = TRACE_OFF;
+    const char *file = ml_env_get(ml_environ(), "MEMLANE_TRACE");
+    if (file && *file) {
+        /* A relative name is taken from the working directory at start. */
+        size_t len = 0, flen = strlen(file);
+        if (file[0] != '/') {
+            if (!getcwd(path, sizeof path - 1))
+                path[0] = 0;
+            len = strlen(path);
+            path[len++] = '/';
+        }
+        page = (size_t)sysconf(_SC_PAGESIZE);
+        counters_len = (sizeof(struct ml_trace_counters) + page - 1) & ~(page - 1);
+        /* Room for ".<pid>.tmp". */
+        if (len + flen + 32 > sizeof path) {
+            warn_path("name too long, not recording:", file, ENAMETOOLONG);
+        } else {
+            for (size_t i = 0; i <= flen; i++)
+                path[len + i] = file[i];
+            retired = counters_map();
+            if (retired && !pthread_key_create(&key, thread_exit) &&
+                !pthread_atfork(fork_prepare, fork_parent, fork_child))
+                s = TRACE_ON;
+            else
+                warn_path("cannot set up, not recording:", file, errno);
+        }
+    }
+    __atomic_store_n(&state, s, __ATOMIC_RELEASE);
+    return s;
+}
+
+struct ml_trace_counters *ml_trace_counters_slow(void)
+{
+    int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+    if (s == TRACE_UNKNOWN)
+        s = start();
+    /* in_slow: pthread_setspecific may allocate, and a malloc of the
+     * program's may call memset. */
+    if (s != TRACE_ON || in_slow || exited)
+        return NULL;
+    in_slow = 1;
+    pthread_mutex_lock(&lock);
+    struct block *b = free_list;
+    if (b) {
+        free_list = b->next_free;
+    } else if ((b = block_new())) {
+        b->next_all = all;
+        all = b;
+    }
+    if (b)
+        threads++;
+    pthread_mutex_unlock(&lock);
+    if (b) {
+        ml_trace_mine = b->counters;
+        pthread_setspecific(key, b);
+    }
+    in_slow = 0;
+    return b ? b->counters : NULL;
+}
+
+/* ---- the profile ---- */
+
+struct out {
+    int fd, err;
+    size_t len;
+    unsigned lines;
+    char buf[1 << 16];
+};
+
+static void out_flush(struct out *o)
+{
+    for (size_t done = 0; done < o->len && !o->err;) {
+        ssize_t w = write(o->fd, o->buf + done, o->len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            o->err = w < 0 ? errno : EIO;
+        else
+            done += (size_t)w;
+    }
+    o->len = 0;
+}
+
+static void put(struct out *o, const char *s)
+{
+    for (; *s; s++) {
+        if (o->len == sizeof o->buf)
+            out_flush(o);
+        o->buf[o->len++] = *s;
+    }
+}
+
+static void put_u64(struct out *o, uint64_t v)
+{
+    char d[24];
+    int i = 23;
+    d[i] = 0;
+    do
+        d[--i] = (char)('0' + v % 10);
+    while (v /= 10);
+    put(o, d + i);
+}
+
+/* " LO-HI" (or " N" where LO == HI). */
+static void put_range(struct out *o, uint64_t lo, uint64_t hi)
+{
+    put(o, " ");
+    put_u64(o, lo);
+    if (hi != lo) {
+        put(o, "-");
+        put_u64(o, hi);
+    }
+}
+
+static void put_class(struct out *o, unsigned k)
+{
+    uint64_t lo = k ? (uint64_t)1 << (k - 1) : 0;
+    uint64_t hi = k == ML_TRACE_CLASSES - 1 ? UINT64_MAX : k ? 2 * lo - 1 : 0;
+    put_range(o, lo, hi);
+}
+
+/* "<record> <function>" */
+static void put_head(struct out *o, const char *record, const char *fn)
+{
+    put(o, record);
+    put(o, " ");
+    put(o, fn);
+}
+
+static void put_end(struct out *o, uint64_t count)
+{
+    put(o, " ");
+    put_u64(o, count);
+    put(o, "\n");
+    o->lines++;
+}
+
+static const char *const fn_names[MLT_COUNT] = {
+    [MLT_MEMSET] = "memset",
+    [MLT_MEMSET_EXPLICIT] = "memset_explicit",
+    [MLT_MEMCMP] = "memcmp",
+    [MLT_BCMP] = "bcmp",
+    [MLT_TS_BCMP] = "timingsafe_bcmp",
+    [MLT_TS_MEMCMP] = "timingsafe_memcmp",
+};
+
+static void put_align(struct out *o, const char *fn, const char *which, const uint64_t *v)
+{
+    for (unsigned i = 0; i < ML_TRACE_ALIGN; i++)
+        if (v[i]) {
+            put_head(o, "align", fn);
+            put(o, " ");
+            put(o, which);
+            put_range(o, i, i);
+            put_end(o, v[i]);
+        }
+}
+
+static void put_per_class(struct out *o, const char *record, const char *fn,
+                          const uint64_t *v)
+{
+    for (unsigned k = 0; k < ML_TRACE_CLASSES; k++)
+        if (v[k]) {
+            put_head(o, record, fn);
+            put_class(o, k);
+            put_end(o, v[k]);
+        }
+}
+
+static void put_function(struct out *o, const struct ml_trace_counters *t, unsigned f)
+{
+    const struct ml_trace_fn_counts *c = &t->fn[f];
+    const char *fn = fn_names[f];
+    uint64_t calls = 0;
+    for (unsigned n = 0; n <= ML_TRACE_EXACT; n++)
+        calls += c->exact[n];
+    for (unsigned k = 0; k < ML_TRACE_POW2; k++)
+        calls += c->pow2[k];
+    if (!calls)
+        return;
+    put_head(o, "fn", fn);
+    put(o, " calls ");
+    put_u64(o, calls);
+    put(o, " bytes");
+    put_end(o, c->bytes);
+    for (unsigned n = 0; n <= ML_TRACE_EXACT; n++)
+        if (c->exact[n]) {
+            put_head(o, "size", fn);
+            put_range(o, n, n);
+            put_end(o, c->exact[n]);
+        }
+    for (unsigned k = 0; k < ML_TRACE_POW2; k++)
+        if (c->pow2[k]) {
+            uint64_t lo = (uint64_t)1 << k, hi = lo - 1 + lo;
+            put_head(o, "size", fn);
+            put_range(o, lo > ML_TRACE_EXACT ? lo : ML_TRACE_EXACT + 1, hi);
+            put_end(o, c->pow2[k]);
+        }
+    int set = f == MLT_MEMSET || f == MLT_MEMSET_EXPLICIT;
+    put_align(o, fn, set ? "dst" : "a", c->align_a);
+    if (!set) {
+        put_align(o, fn, "b", c->align_b);
+        put_align(o, fn, "delta", c->delta);
+    }
+    int data = f == MLT_MEMCMP ? 0 : f == MLT_BCMP ? 1 : -1;
+    if (data < 0)
+        return;
+    const struct ml_trace_data_counts *d = &t->data[data];
+    put_per_class(o, "equal", fn, d->equal);
+    put_per_class(o, "differ", fn, d->differ);
+    put_per_class(o, "unsampled", fn, d->unsampled);
+    for (unsigned k = 0; k < ML_TRACE_CLASSES; k++)
+        for (unsigned j = 0; j < ML_TRACE_CLASSES; j++)
+            if (d->at[k][j]) {
+                put_head(o, "diff-at", fn);
+                put_class(o, k);
+                put_class(o, j);
+                put_end(o, d->at[k][j]);
+            }
+    for (unsigned k = 0; k < ML_TRACE_CLASSES; k++)
+        for (unsigned j = 0; j < ML_TRACE_REL; j++)
+            if (d->rel[k][j]) {
+                put_head(o, "diff-rel", fn);
+                put_class(o, k);
+                put_range(o, j, j);
+                put_end(o, d->rel[k][j]);
+            }
+}
+
+/* "<path>.<pid><suffix>" into buf. */
+static void file_name(char *buf, size_t len, const char *suffix)
+{
+    size_t i = 0;
+    for (const char *s = path; *s && i + 1 < len; s++)
+        buf[i++] = *s;
+    buf[i++] = '.';
+    char d[24];
+    int k = 23;
+    d[k] = 0;
+    for (unsigned long v = (unsigned long)getpid(); v || k == 23; v /= 10)
+        d[--k] = (char)('0' + v % 10);
+    for (const char *s = d + k; *s && i + 1 < len; s++)
+        buf[i++] = *s;
+    for (const char *s = suffix; *s && i + 1 < len; s++)
+        buf[i++] = *s;
+    buf[i] = 0;
+}
+
+static void write_profile(const struct ml_trace_counters *t, uint64_t nthreads)
+{
+    static struct out o;
+    char final[PATH_MAX + 32], tmp[PATH_MAX + 32];
+    file_name(final, sizeof final, "");
+    file_name(tmp, sizeof tmp, ".tmp");
+    o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (o.fd < 0) {
+        warn_path("cannot write", tmp, errno);
+        return;
+    }
+    o.err = 0;
+    o.len = 0;
+    put(&o, ML_TRACE_FORMAT " ");
+    put_u64(&o, ML_TRACE_VERSION);
+    put(&o, "\nprogram ");
+    /* The name on one line, whatever it holds. */
+    char name[64];
+    const char *p = program_invocation_short_name;
+    size_t i = 0;
+    for (; p && p[i] && i + 1 < sizeof name; i++)
+        name[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
+    name[i] = 0;
+    put(&o, i ? name : "?");
+    put(&o, "\n");
+    o.lines = 1;
+    put(&o, "pid");
+    put_end(&o, (uint64_t)getpid());
+    put(&o, "threads");
+    put_end(&o, nthreads);
+    put(&o, "diff-scan ");
+    put_u64(&o, ML_TRACE_SCAN);
+    put_end(&o, ML_TRACE_SAMPLE);
+    for (unsigned f = 0; f < MLT_COUNT; f++)
+        put_function(&o, t, f);
+    put(&o, "end");
+    put_end(&o, o.lines);
+    out_flush(&o);
+    int err = o.err;
+    if (close(o.fd) && !err)
+        err = errno;
+    if (!err && rename(tmp, final))
+        err = errno;
+    if (err) {
+        warn_path("cannot write", final, err);
+        unlink(tmp);
+    }
+}
+
+/* At start-up (a program that never calls us writes an empty profile),
+ * and at exit, after the program's destructors. */
+__attribute__((constructor)) static void trace_init(void)
+{
+    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == TRACE_UNKNOWN)
+        start();
+}
+
+__attribute__((destructor)) static void trace_fini(void)
+{
+    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TRACE_ON)
+        return;
+    struct ml_trace_counters *sum = counters_map();
+    if (!sum) {
+        warn_path("cannot write", path, ENOMEM);
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    counters_add(sum, retired);
+    for (struct block *b = all; b; b = b->next_all)
+        counters_add(sum, b->counters);
+    uint64_t n = threads;
+    pthread_mutex_unlock(&lock);
+    write_profile(sum, n);
+    munmap(sum, counters_len);
+}
