@@ -40,28 +40,34 @@ struct options {
     double batch_us;      /* target time of one timed batch (table 1) */
     double pass_batch_us; /* table 2, replays: of one sample, at the
                              fastest implementation */
-    int cpu;         /* -1: not pinned */
+    int cpu;              /* -1: not pinned */
     enum format format;
     const char *plot_dir, *plot_tag;
     uint64_t seed;
     unsigned columns; /* non-base columns per table-2 block */
+    /* Replays (bench/workload.c, record.c) */
+    const char *workload; /* --workload */
+    int record;           /* --record: the command follows '--' */
+    size_t dump_sequence; /* --dump-sequence=N */
+    int dump_given;
 };
 
 /* The samples of one implementation in one row. */
 struct cell {
     int supported;
-    unsigned n;          /* samples taken */
-    double *v;           /* TSC cycles per call (table 1) or per
-                            pass over the buffer (table 2) */
-    unsigned long calls; /* calls per timed batch */
-    unsigned long iters; /* table 1: calls; table 2: passes */
-    unsigned long chunk; /* table 2, replays: calls timed at a time */
+    unsigned n;                    /* samples taken */
+    double *v;                     /* TSC cycles per call (table 1) or per
+                                      pass over the buffer (table 2) */
+    unsigned long calls;           /* calls per timed batch */
+    unsigned long iters;           /* table 1: calls; table 2: passes */
+    unsigned long chunk;           /* table 2, replays: calls timed at a time */
     unsigned long chunks, clipped; /* chunks timed; those counted at
                                       their sample's median rate */
 };
 
 struct result {
-    int table; /* 1 or 2 */
+    int table; /* 1, 2, or 3: a replay (bench/workload.c), one row laid
+                  out as table 2's, an op being one call */
     struct bench_function *f;
     enum data_mode data;
     unsigned nrows;
@@ -71,6 +77,8 @@ struct result {
     int *cols;          /* implementation index of each column */
     int base_col;       /* table 2: column of the base */
     struct cell *cells; /* [row * ncols + col] */
+    const char *label;  /* table 3: the row's name */
+    double op_bytes;    /* table 3: mean bytes per call */
 };
 
 struct context {
@@ -160,6 +168,21 @@ void report_result(FILE *out, const struct result *r);
 void report_csv_head(FILE *out);
 void write_plot_data(const struct result *r);
 void format_size(char *buf, size_t len, size_t n);
+
+/* workload.c: --workload replays, --dump-sequence. */
+int run_workload(FILE *out, const char *path);
+int dump_sequence(FILE *out, const char *path, size_t count);
+/* Set once a replay added memset columns at threshold settings; then
+ * every memset batch first sets memlane's tunables for its column. */
+extern int bench_tuned_impls;
+void impl_tunables_apply(const struct bench_impl *im);
+
+/* record.c: runs the command under libmemlane-trace.so; returns the
+ * profile path its processes wrote PATH.<pid> to. */
+const char *record_command(char **argv);
+/* A chart of the recorded sizes with gnuplot, where installed
+ * (--plot-dir, --record). */
+void workload_chart(void);
 
 /* calibrate.c */
 int calibrate(void);

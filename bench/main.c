@@ -87,6 +87,19 @@ static void usage(FILE *out)
         "      --plot-dir=DIR     also write the medians as gnuplot data to DIR\n"
         "      --plot-tag=TAG     suffix of the data file names\n"
         "      --seed=N           random seed (sizes, positions)\n"
+        "      --workload=FILE    replay a recorded profile (libmemlane-trace.so's,\n"
+        "                         MEMLANE_TRACE=FILE: FILE, or the FILE.<pid> of\n"
+        "                         all processes, added up) or an LLVM libc size\n"
+        "                         distribution (-f names its function, else its\n"
+        "                         file name does): every implementation on the\n"
+        "                         calls drawn from it (--seed), table 2's layout\n"
+        "                         per function, then a verdict\n"
+        "      --record -- CMD ARGS...  run CMD under libmemlane-trace.so, then\n"
+        "                         replay its profile (kept in --plot-dir, or a new\n"
+        "                         folder in TMPDIR, with a chart when gnuplot is\n"
+        "                         installed)\n"
+        "      --dump-sequence=N  with --workload: print the first N calls each\n"
+        "                         function's replay draws, measure nothing\n"
         "      --list             list the implementations available here\n"
         "  -q, --quiet            no progress on stderr\n"
         "  -h, --help             this text\n"
@@ -102,8 +115,8 @@ static void usage(FILE *out)
         "never sees a sequence twice; it is timed in 20 us chunks, and a chunk over\n"
         "1.25 times the sample's median chunk (a virtual CPU stopped by its host)\n"
         "counts at the median's rate.\n"
-        "Exit status: 0 on success, 2 on bad usage or a buffer that cannot be\n"
-        "allocated.\n");
+        "Exit status: 0 on success, 2 on bad usage, a bad profile or a buffer that\n"
+        "cannot be allocated.\n");
 }
 
 static void bad(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -282,7 +295,10 @@ enum {
     OPT_SEED,
     OPT_LIST,
     OPT_ISOLATE,
-    OPT_MISMATCH_AT
+    OPT_MISMATCH_AT,
+    OPT_WORKLOAD,
+    OPT_RECORD,
+    OPT_DUMP_SEQUENCE
 };
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -313,6 +329,9 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"seed", required_argument, 0, OPT_SEED},
         {"list", no_argument, 0, OPT_LIST},
         {"isolate", no_argument, 0, OPT_ISOLATE},
+        {"workload", required_argument, 0, OPT_WORKLOAD},
+        {"record", no_argument, 0, OPT_RECORD},
+        {"dump-sequence", required_argument, 0, OPT_DUMP_SEQUENCE},
         {0, 0, 0, 0},
     };
     int runs_given = 0, batch_given = 0;
@@ -518,6 +537,16 @@ static void parse_options(int argc, char **argv, struct options *o)
         case OPT_ISOLATE:
             o->isolate = 1;
             break;
+        case OPT_WORKLOAD:
+            o->workload = optarg;
+            break;
+        case OPT_RECORD:
+            o->record = 1;
+            break;
+        case OPT_DUMP_SEQUENCE:
+            o->dump_sequence = parse_uint("--dump-sequence", optarg, 1, 1u << 24);
+            o->dump_given = 1;
+            break;
         case ':':
             bad("option '%s' needs a value", argv[optind - 1]);
         default:
@@ -526,7 +555,13 @@ static void parse_options(int argc, char **argv, struct options *o)
             bad("unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (optind < argc)
+    if (o->record && optind == argc)
+        bad("--record needs a command: --record -- CMD ARGS...");
+    if (o->record && o->workload)
+        bad("--record replays what it records: no --workload with it");
+    if (o->dump_given && !o->workload)
+        bad("--dump-sequence needs --workload=FILE");
+    if (optind < argc && !o->record)
         bad("unexpected argument '%s'", argv[optind]);
     if (o->quick) {
         if (!runs_given)
@@ -663,6 +698,10 @@ int main(int argc, char **argv)
         return 0;
     }
     check_names();
+    if (o->dump_given)
+        return dump_sequence(stdout, o->workload, o->dump_sequence);
+    if (o->record)
+        o->workload = record_command(argv + optind);
 
     if (o->calibrate && !getenv("MEMLANE_BENCH_CALIBRATING")) {
         /* memlane reads its tunables once at start-up: restart with them
@@ -694,6 +733,11 @@ int main(int argc, char **argv)
 
     if (o->calibrate)
         return calibrate();
+    if (o->workload) {
+        int rc = run_workload(out, o->workload);
+        workload_chart();
+        return rc;
+    }
 
     for (int table = 1; table <= 2; table++) {
         if (!(o->tables & (1 << (table - 1))))

@@ -188,8 +188,18 @@ static const struct cell *cell_at(const struct result *r, unsigned row, unsigned
 
 static double tick_ns(double ticks) { return ticks / ctx.timer.tsc_ghz; }
 
+/* Bytes of one op of table 2 (a pass) or 3 (a call, on average). */
+static double op_bytes(const struct result *r)
+{
+    return r->table == 3 ? r->op_bytes : DIST_BUFFER;
+}
+
 static void row_name(char *buf, size_t len, const struct result *r, unsigned row)
 {
+    if (r->table == 3) {
+        snprintf(buf, len, "%s", r->label);
+        return;
+    }
     const char *data =
         r->f->kind == ML_KIND_CMP && r->data == DATA_MISMATCH ? "Mismatch" : "";
     if (r->table == 1)
@@ -322,7 +332,7 @@ static void stat_cells(const struct result *r, struct cellstat *cs)
             double *bps = malloc(ce->n * sizeof *bps);
             for (unsigned i = 0; i < ce->n; i++) {
                 sec[i] = tick_ns(ce->v[i]) * 1e-9;
-                bps[i] = sec[i] > 0 ? (double)DIST_BUFFER / sec[i] : 0;
+                bps[i] = sec[i] > 0 ? op_bytes(r) / sec[i] : 0;
             }
             summarize(sec, ce->n, &x->s);
             summarize(bps, ce->n, &x->bps);
@@ -493,22 +503,24 @@ static void table2_human(FILE *out, const struct result *r)
 {
     struct cellstat *cs = calloc((size_t)r->nrows * r->ncols, sizeof *cs);
     stat_cells(r, cs);
-    fprintf(out,
-            "%s%s: base %s; a pass over a %u KiB buffer, sizes drawn per "
-            "call (Short: geometric, mean 16 B;\n"
-            "  Mid: mean 64 B; Uniform512: uniform 0..512 B; Long: one call); "
-            "median \xc2\xb1 spread of %u runs;\n"
-            "  vs base: change of the median, Mann-Whitney U p-value, '~' "
-            "when p >= 0.05.\n",
-            r->f->name, data_text(r), impl_name(r, (unsigned)r->base_col),
-            DIST_BUFFER / 1024, ctx.opt.runs);
+    if (r->table == 2) /* a replay prints its own (bench/workload.c) */
+        fprintf(out,
+                "%s%s: base %s; a pass over a %u KiB buffer, sizes drawn per "
+                "call (Short: geometric, mean 16 B;\n"
+                "  Mid: mean 64 B; Uniform512: uniform 0..512 B; Long: one call); "
+                "median \xc2\xb1 spread of %u runs;\n"
+                "  vs base: change of the median, Mann-Whitney U p-value, '~' "
+                "when p >= 0.05.\n",
+                r->f->name, data_text(r), impl_name(r, (unsigned)r->base_col),
+                DIST_BUFFER / 1024, ctx.opt.runs);
     clipped_note(out, r);
     unsigned others[BENCH_MAX_IMPLS], nothers = 0;
     for (unsigned c = 0; c < r->ncols; c++)
         if ((int)c != r->base_col)
             others[nothers++] = c;
     unsigned per = ctx.opt.columns ? ctx.opt.columns : nothers;
-    for (int unit = 0; unit < 2; unit++)
+    /* Replays (table 3): sec/op only; the header gives the mean size. */
+    for (int unit = 0; unit < (r->table == 3 ? 1 : 2); unit++)
         for (unsigned i = 0; i < nothers || (i == 0 && nothers == 0); i += per) {
             unsigned cnt = nothers - i < per ? nothers - i : per;
             table2_block(out, r, cs, unit, others + i, cnt);
@@ -525,7 +537,7 @@ static void gobench(FILE *out, const struct result *r)
     for (unsigned row = 0; row < r->nrows; row++) {
         char name[96], sz[32];
         row_name(name, sizeof name, r, row);
-        size_t bytes = DIST_BUFFER;
+        size_t bytes = (size_t)op_bytes(r);
         if (r->table == 1) {
             bytes = r->sizes[row];
             snprintf(sz, sizeof sz, "/%zu", bytes);
@@ -565,7 +577,7 @@ static void csv(FILE *out, const struct result *r)
     for (unsigned row = 0; row < r->nrows; row++) {
         char name[96];
         row_name(name, sizeof name, r, row);
-        size_t bytes = r->table == 1 ? r->sizes[row] : DIST_BUFFER;
+        size_t bytes = r->table == 1 ? r->sizes[row] : (size_t)op_bytes(r);
         for (unsigned c = 0; c < r->ncols; c++) {
             const struct cell *ce = cell_at(r, row, c);
             if (!ce->supported || !ce->n)
@@ -581,7 +593,7 @@ static void csv(FILE *out, const struct result *r)
             if (r->table == 1)
                 fprintf(out, "%zu,", bytes);
             else
-                fprintf(out, "%s,", dist_name(r->dists[row]));
+                fprintf(out, "%s,", r->table == 3 ? "replay" : dist_name(r->dists[row]));
             fprintf(out, "%u,%lu,%.3f,%.3f,%.3f,%.3f,%.2f,%.6g,", s.n, ce->calls,
                     s.median, s.q1, s.q3, ns, s.spread * 100,
                     ns > 0 ? (double)bytes / ns * 1e9 : 0.0);
@@ -624,7 +636,7 @@ void report_result(FILE *out, const struct result *r)
 
 void write_plot_data(const struct result *r)
 {
-    if (!ctx.opt.plot_dir)
+    if (!ctx.opt.plot_dir || r->table == 3)
         return;
     if (mkdir(ctx.opt.plot_dir, 0777) && errno != EEXIST) {
         fprintf(stderr, "memlane-bench: cannot create %s: %s\n", ctx.opt.plot_dir,

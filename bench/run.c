@@ -227,6 +227,8 @@ static double time_batch(const struct bench_function *f, const struct bench_impl
     uintptr_t acc;
     int is_set = f->kind == ML_KIND_SET;
     void *fn = is_set ? (void *)im->fn.set : (void *)im->fn.cmp;
+    if (is_set && bench_tuned_impls)
+        impl_tunables_apply(im);
     uint64_t ticks = batch_run(im->site, fn, is_set, cl->a_base, cl->b_base, cl->call,
                                cl->count, k, cursor, &acc);
     sink += acc;
@@ -396,9 +398,9 @@ static void measure_cells(struct result *r, unsigned row, struct call_list *cl,
             calls_per_pass +=
                 (double)cl->count * DIST_BUFFER / (double)cl->cum[cl->count];
             double bytes;
-            double ticks = sample(r->f, &r->f->impls[r->cols[c]], cl, k, &cursor[c],
-                                  &bytes, cells[c].chunk, &cells[c].chunks,
-                                  &cells[c].clipped);
+            double ticks =
+                sample(r->f, &r->f->impls[r->cols[c]], cl, k, &cursor[c], &bytes,
+                       cells[c].chunk, &cells[c].chunks, &cells[c].clipped);
             double per =
                 r->table != 2 ? (double)k : (bytes > 0 ? bytes / DIST_BUFFER : 1);
             cells[c].v[cells[c].n++] = ticks / per;
@@ -560,7 +562,7 @@ static void measure_isolated(struct result *r, unsigned row, struct call_list *c
 }
 
 void measure_row(struct result *r, unsigned row, struct call_list *cl,
-                        size_t (*prepare)(void *, size_t, size_t), void *arg)
+                 size_t (*prepare)(void *, size_t, size_t), void *arg)
 {
     if (ctx.opt.isolate)
         measure_isolated(r, row, cl, prepare, arg);
@@ -766,8 +768,8 @@ static void dist_draw(struct cmp_data *d, size_t calls, size_t cap)
             cl->call[k].off = (uint32_t)off;
             cl->call[k].len = (uint32_t)len;
             d->pos[k] = UINT32_MAX;
-            d->want[k] = len && d->mode == DATA_MISMATCH ? mismatch_position(len)
-                                                         : UINT32_MAX;
+            d->want[k] =
+                len && d->mode == DATA_MISMATCH ? mismatch_position(len) : UINT32_MAX;
             off += len;
             k++;
         }

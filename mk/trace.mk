@@ -7,7 +7,8 @@
 #   make trace   $(BUILD)/libmemlane-trace.so
 
 TRACE_SO   := $(BUILD)/libmemlane-trace.so
-TRACE_OBJS := $(BUILD)/obj/src/preload/preload-trace.o $(BUILD)/obj/src/preload/trace.o
+TRACE_OBJS := $(BUILD)/obj/src/preload/preload-trace.o $(BUILD)/obj/src/preload/trace.o \
+              $(BUILD)/obj/src/preload/profile-write.o
 TRACE_HDRS := src/preload/trace.h include/memlane.h src/internal.h
 
 .PHONY: trace test-trace
@@ -18,7 +19,7 @@ all: $(TRACE_SO)
 $(BUILD)/obj/src/preload/preload-trace.o: src/preload/preload.c $(TRACE_HDRS) mk/trace.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) -DMEMLANE_TRACE -c $< -o $@
-$(BUILD)/obj/src/preload/trace.o: $(TRACE_HDRS)
+$(BUILD)/obj/src/preload/trace.o $(BUILD)/obj/src/preload/profile-write.o: $(TRACE_HDRS)
 
 $(TRACE_SO): $(TRACE_OBJS) $(BUILD)/libmemlane.a src/preload/preload.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/preload/preload.map \
@@ -30,9 +31,9 @@ TRACE_SYNTH := $(BUILD)/trace-synthetic
 $(TRACE_SYNTH): tests/trace/synthetic.c
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) $< -pthread -ldl -o $@
 
-test-trace: $(TRACE_SO) $(TRACE_SYNTH) $(PRELOAD_SO)
-	TRACE_SO=$(TRACE_SO) PRELOAD_SO=$(PRELOAD_SO) SYNTH=$(TRACE_SYNTH) \
-	    BENCH=$(if $(wildcard mk/bench.mk),$(BUILD)/memlane-bench) sh tests/trace/run.sh
+test-trace: $(TRACE_SO) $(TRACE_SYNTH) $(PRELOAD_SO) $(BENCH_BIN)
+	TRACE_SO=$(TRACE_SO) PRELOAD_SO=$(PRELOAD_SO) SYNTH=$(TRACE_SYNTH) sh tests/trace/run.sh
+	TRACE_SO=$(TRACE_SO) SYNTH=$(TRACE_SYNTH) BENCH=$(BENCH_BIN) sh tests/trace/replay.sh
 
 test-extra:: test-trace
 
@@ -44,3 +45,9 @@ install-trace: $(TRACE_SO)
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR)
 	$(INSTALL) -m 755 $(TRACE_SO) $(DESTDIR)$(LIBDIR)/
 test-install: $(TRACE_SO)
+
+# memlane-bench --workload reads profiles, and writes merged ones with the
+# recorder's own writer.
+BENCH_OBJS += $(BUILD)/obj/src/preload/profile-write.o
+$(BENCH_BIN): $(BUILD)/obj/src/preload/profile-write.o
+$(BUILD)/obj/bench/profile.o $(BUILD)/obj/bench/workload.o $(BUILD)/obj/bench/record.o: $(TRACE_HDRS)

@@ -35,7 +35,8 @@
 
 #include "trace.h"
 
-__thread struct ml_trace_counters *ml_trace_mine __attribute__((tls_model("initial-exec")));
+__thread struct ml_trace_counters *ml_trace_mine
+    __attribute__((tls_model("initial-exec")));
 
 /* A thread's block: this header, then the counters on the next page. */
 struct block {
@@ -78,8 +79,8 @@ size_t ml_trace_first_difference(const unsigned char *a, const unsigned char *b,
 /* Zeroed counters: fresh pages, no memset. */
 static struct ml_trace_counters *counters_map(void)
 {
-    void *p = mmap(NULL, counters_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void *p = mmap(NULL, counters_len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
 
@@ -214,175 +215,6 @@ struct ml_trace_counters *ml_trace_counters_slow(void)
     return b ? b->counters : NULL;
 }
 
-/* ---- the profile ---- */
-
-struct out {
-    int fd, err;
-    size_t len;
-    unsigned lines;
-    char buf[1 << 16];
-};
-
-static void out_flush(struct out *o)
-{
-    for (size_t done = 0; done < o->len && !o->err;) {
-        ssize_t w = write(o->fd, o->buf + done, o->len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            o->err = w < 0 ? errno : EIO;
-        else
-            done += (size_t)w;
-    }
-    o->len = 0;
-}
-
-static void put(struct out *o, const char *s)
-{
-    for (; *s; s++) {
-        if (o->len == sizeof o->buf)
-            out_flush(o);
-        o->buf[o->len++] = *s;
-    }
-}
-
-static void put_u64(struct out *o, uint64_t v)
-{
-    char d[24];
-    int i = 23;
-    d[i] = 0;
-    do
-        d[--i] = (char)('0' + v % 10);
-    while (v /= 10);
-    put(o, d + i);
-}
-
-/* " LO-HI" (or " N" where LO == HI). */
-static void put_range(struct out *o, uint64_t lo, uint64_t hi)
-{
-    put(o, " ");
-    put_u64(o, lo);
-    if (hi != lo) {
-        put(o, "-");
-        put_u64(o, hi);
-    }
-}
-
-static void put_class(struct out *o, unsigned k)
-{
-    uint64_t lo = k ? (uint64_t)1 << (k - 1) : 0;
-    uint64_t hi = k == ML_TRACE_CLASSES - 1 ? UINT64_MAX : k ? 2 * lo - 1 : 0;
-    put_range(o, lo, hi);
-}
-
-/* "<record> <function>" */
-static void put_head(struct out *o, const char *record, const char *fn)
-{
-    put(o, record);
-    put(o, " ");
-    put(o, fn);
-}
-
-static void put_end(struct out *o, uint64_t count)
-{
-    put(o, " ");
-    put_u64(o, count);
-    put(o, "\n");
-    o->lines++;
-}
-
-static const char *const fn_names[MLT_COUNT] = {
-    [MLT_MEMSET] = "memset",
-    [MLT_MEMSET_EXPLICIT] = "memset_explicit",
-    [MLT_MEMCMP] = "memcmp",
-    [MLT_BCMP] = "bcmp",
-    [MLT_TS_BCMP] = "timingsafe_bcmp",
-    [MLT_TS_MEMCMP] = "timingsafe_memcmp",
-};
-
-static void put_align(struct out *o, const char *fn, const char *which, const uint64_t *v)
-{
-    for (unsigned i = 0; i < ML_TRACE_ALIGN; i++)
-        if (v[i]) {
-            put_head(o, "align", fn);
-            put(o, " ");
-            put(o, which);
-            put_range(o, i, i);
-            put_end(o, v[i]);
-        }
-}
-
-static void put_per_class(struct out *o, const char *record, const char *fn,
-                          const uint64_t *v)
-{
-    for (unsigned k = 0; k < ML_TRACE_CLASSES; k++)
-        if (v[k]) {
-            put_head(o, record, fn);
-            put_class(o, k);
-            put_end(o, v[k]);
-        }
-}
-
-static void put_function(struct out *o, const struct ml_trace_counters *t, unsigned f)
-{
-    const struct ml_trace_fn_counts *c = &t->fn[f];
-    const char *fn = fn_names[f];
-    uint64_t calls = 0;
-    for (unsigned n = 0; n <= ML_TRACE_EXACT; n++)
-        calls += c->exact[n];
-    for (unsigned k = 0; k < ML_TRACE_POW2; k++)
-        calls += c->pow2[k];
-    if (!calls)
-        return;
-    put_head(o, "fn", fn);
-    put(o, " calls ");
-    put_u64(o, calls);
-    put(o, " bytes");
-    put_end(o, c->bytes);
-    for (unsigned n = 0; n <= ML_TRACE_EXACT; n++)
-        if (c->exact[n]) {
-            put_head(o, "size", fn);
-            put_range(o, n, n);
-            put_end(o, c->exact[n]);
-        }
-    for (unsigned k = 0; k < ML_TRACE_POW2; k++)
-        if (c->pow2[k]) {
-            uint64_t lo = (uint64_t)1 << k, hi = lo - 1 + lo;
-            put_head(o, "size", fn);
-            put_range(o, lo > ML_TRACE_EXACT ? lo : ML_TRACE_EXACT + 1, hi);
-            put_end(o, c->pow2[k]);
-        }
-    int set = f == MLT_MEMSET || f == MLT_MEMSET_EXPLICIT;
-    put_align(o, fn, set ? "dst" : "a", c->align_a);
-    if (!set) {
-        put_align(o, fn, "b", c->align_b);
-        put_align(o, fn, "delta", c->delta);
-    }
-    int data = f == MLT_MEMCMP ? 0 : f == MLT_BCMP ? 1 : -1;
-    if (data < 0)
-        return;
-    const struct ml_trace_data_counts *d = &t->data[data];
-    put_per_class(o, "equal", fn, d->equal);
-    put_per_class(o, "differ", fn, d->differ);
-    put_per_class(o, "unsampled", fn, d->unsampled);
-    for (unsigned k = 0; k < ML_TRACE_CLASSES; k++)
-        for (unsigned j = 0; j < ML_TRACE_CLASSES; j++)
-            if (d->at[k][j]) {
-                put_head(o, "diff-at", fn);
-                put_class(o, k);
-                put_class(o, j);
-                put_end(o, d->at[k][j]);
-            }
-    for (unsigned k = 0; k < ML_TRACE_CLASSES; k++)
-        for (unsigned j = 0; j < ML_TRACE_REL; j++)
-            if (d->rel[k][j]) {
-                put_head(o, "diff-rel", fn);
-                put_class(o, k);
-                put_range(o, j, j);
-                put_end(o, d->rel[k][j]);
-            }
-}
-
 /* "<path>.<pid><suffix>" into buf. */
 static void file_name(char *buf, size_t len, const char *suffix)
 {
@@ -404,44 +236,18 @@ static void file_name(char *buf, size_t len, const char *suffix)
 
 static void write_profile(const struct ml_trace_counters *t, uint64_t nthreads)
 {
-    static struct out o;
     char final[PATH_MAX + 32], tmp[PATH_MAX + 32];
     file_name(final, sizeof final, "");
     file_name(tmp, sizeof tmp, ".tmp");
-    o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (o.fd < 0) {
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
         warn_path("cannot write", tmp, errno);
         return;
     }
-    o.err = 0;
-    o.len = 0;
-    put(&o, ML_TRACE_FORMAT " ");
-    put_u64(&o, ML_TRACE_VERSION);
-    put(&o, "\nprogram ");
-    /* The name on one line, whatever it holds. */
-    char name[64];
-    const char *p = program_invocation_short_name;
-    size_t i = 0;
-    for (; p && p[i] && i + 1 < sizeof name; i++)
-        name[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
-    name[i] = 0;
-    put(&o, i ? name : "?");
-    put(&o, "\n");
-    o.lines = 1;
-    put(&o, "pid");
-    put_end(&o, (uint64_t)getpid());
-    put(&o, "threads");
-    put_end(&o, nthreads);
-    put(&o, "diff-scan ");
-    put_u64(&o, ML_TRACE_SCAN);
-    put_end(&o, ML_TRACE_SAMPLE);
-    for (unsigned f = 0; f < MLT_COUNT; f++)
-        put_function(&o, t, f);
-    put(&o, "end");
-    put_end(&o, o.lines);
-    out_flush(&o);
-    int err = o.err;
-    if (close(o.fd) && !err)
+    struct ml_profile_meta m = {program_invocation_short_name, (uint64_t)getpid(), 1,
+                                nthreads};
+    int err = ml_profile_write(fd, t, &m);
+    if (close(fd) && !err)
         err = errno;
     if (!err && rename(tmp, final))
         err = errno;

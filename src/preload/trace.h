@@ -60,8 +60,8 @@ struct ml_trace_fn_counts {
 struct ml_trace_data_counts {
     /* by the size class of n */
     uint64_t equal[ML_TRACE_CLASSES], differ[ML_TRACE_CLASSES];
-    uint64_t unsampled[ML_TRACE_CLASSES]; /* differ beyond ML_TRACE_SCAN,
-                                             not searched */
+    uint64_t unsampled[ML_TRACE_CLASSES];            /* differ beyond ML_TRACE_SCAN,
+                                                        not searched */
     uint64_t at[ML_TRACE_CLASSES][ML_TRACE_CLASSES]; /* [n][offset] */
     uint64_t rel[ML_TRACE_CLASSES][ML_TRACE_REL];
 };
@@ -73,6 +73,19 @@ struct ml_trace_counters {
     struct ml_trace_data_counts data[MLT_DATA_COUNT];
     uint64_t sample_tick; /* mismatches beyond ML_TRACE_SCAN seen */
 };
+
+/* What a profile says beside the counts. */
+struct ml_profile_meta {
+    const char *program; /* written with spaces and control characters as '?' */
+    uint64_t pid;        /* 0: merged from several processes */
+    uint64_t processes, threads;
+};
+/* "memset", "memset_explicit", "memcmp", ... by enum ml_trace_fn. */
+ML_HIDDEN extern const char *const ml_trace_fn_names[MLT_COUNT];
+/* Writes the profile to fd (src/preload/profile-write.c); 0 or an errno
+ * value.  Not reentrant. */
+ML_HIDDEN int ml_profile_write(int fd, const struct ml_trace_counters *t,
+                               const struct ml_profile_meta *m);
 
 /* Bit length of n, at most ML_TRACE_CLASSES - 1. */
 static inline unsigned ml_trace_class(size_t n)
@@ -94,7 +107,8 @@ ML_HIDDEN size_t ml_trace_first_difference(const unsigned char *a, const unsigne
 /* A counter of this thread's own: a plain increment, written so that the
  * exit-time reader in another thread is no data race. */
 #define ML_TRACE_ADD(x, v) \
-    __atomic_store_n(&(x), __atomic_load_n(&(x), __ATOMIC_RELAXED) + (v), __ATOMIC_RELAXED)
+    __atomic_store_n(&(x), __atomic_load_n(&(x), __ATOMIC_RELAXED) + (v), \
+                     __ATOMIC_RELAXED)
 
 static inline struct ml_trace_counters *ml_trace_get(void)
 {
@@ -127,8 +141,8 @@ static inline void ml_trace_set(enum ml_trace_fn f, const void *dst, size_t n)
 /* Comparisons: the size and both alignments; for memcmp and bcmp
  * (data >= 0, their index in ml_trace_counters.data) also whether the
  * inputs were equal (result 0) and where they first differ. */
-static inline void ml_trace_cmp(enum ml_trace_fn f, int data, const void *a, const void *b,
-                                size_t n, int result)
+static inline void ml_trace_cmp(enum ml_trace_fn f, int data, const void *a,
+                                const void *b, size_t n, int result)
 {
     struct ml_trace_counters *t = ml_trace_get();
     if (!t)
@@ -166,7 +180,8 @@ static inline void ml_trace_cmp(enum ml_trace_fn f, int data, const void *a, con
         ML_TRACE_ADD(d->unsampled[k], 1);
         return;
     }
-    size_t sixteenth = at < (SIZE_MAX >> 4) ? at * ML_TRACE_REL / n : at / (n / ML_TRACE_REL);
+    size_t sixteenth =
+        at < (SIZE_MAX >> 4) ? at * ML_TRACE_REL / n : at / (n / ML_TRACE_REL);
     ML_TRACE_ADD(d->at[k][ml_trace_class(at)], 1);
     ML_TRACE_ADD(d->rel[k][sixteenth], 1);
 }

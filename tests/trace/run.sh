@@ -18,22 +18,7 @@ set -u
 TRACE_SO=$(cd "$(dirname "$TRACE_SO")" && pwd)/$(basename "$TRACE_SO")
 SYNTH=$(cd "$(dirname "$SYNTH")" && pwd)/$(basename "$SYNTH")
 here=$(cd "$(dirname "$0")" && pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/memlane-trace-test.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
-passed=0 failed=0
-
-check() {
-    name=$1
-    shift
-    if out=$("$@" 2>&1); then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        printf '%s\n' "$out" | sed 's/^/     /' | head -40
-    fi
-}
+. "$(dirname "$0")/common.sh"
 
 # traced DIR ARGS...: the synthetic program under the recorder, profiles
 # to DIR/p.<pid>; its stdout in DIR/out, stderr in DIR/err.
@@ -129,5 +114,4 @@ check "an unwritable place: one line on stderr, the program unaffected" t_unwrit
 check "exports exactly the drop-in's names" t_exports
 check "no dynamic relocation against its own names" t_no_self_calls
 
-echo "trace: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish trace

@@ -65,8 +65,10 @@ static void *thread_calls(void *arg)
 int main(int argc, char **argv)
 {
     set_explicit = (void *(*)(void *, int, size_t))dlsym(RTLD_DEFAULT, "memset_explicit");
-    ts_eq = (int (*)(const void *, const void *, size_t))dlsym(RTLD_DEFAULT, "timingsafe_bcmp");
-    ts_cmp = (int (*)(const void *, const void *, size_t))dlsym(RTLD_DEFAULT, "timingsafe_memcmp");
+    ts_eq = (int (*)(const void *, const void *, size_t))dlsym(RTLD_DEFAULT,
+                                                               "timingsafe_bcmp");
+    ts_cmp = (int (*)(const void *, const void *, size_t))dlsym(RTLD_DEFAULT,
+                                                                "timingsafe_memcmp");
     if (!set_explicit || !ts_eq || !ts_cmp) {
         fprintf(stderr, "synthetic: run it under libmemlane-trace.so\n");
         return 2;
