@@ -103,6 +103,7 @@ static void usage(FILE *out)
         "      --list             list the implementations available here\n"
         "  -q, --quiet            no progress on stderr\n"
         "  -h, --help             this text\n"
+        "      --version          print the version and exit\n"
         "\n"
         "Timing: ordered TSC reads (lfence;rdtsc ... rdtscp;lfence) around a batch\n"
         "of calls; the median cost of an empty measurement is subtracted.  Cells are\n"
@@ -298,7 +299,8 @@ enum {
     OPT_MISMATCH_AT,
     OPT_WORKLOAD,
     OPT_RECORD,
-    OPT_DUMP_SEQUENCE
+    OPT_DUMP_SEQUENCE,
+    OPT_VERSION
 };
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -332,6 +334,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"workload", required_argument, 0, OPT_WORKLOAD},
         {"record", no_argument, 0, OPT_RECORD},
         {"dump-sequence", required_argument, 0, OPT_DUMP_SEQUENCE},
+        {"version", no_argument, 0, OPT_VERSION},
         {0, 0, 0, 0},
     };
     int runs_given = 0, batch_given = 0;
@@ -547,6 +550,9 @@ static void parse_options(int argc, char **argv, struct options *o)
             o->dump_sequence = parse_uint("--dump-sequence", optarg, 1, 1u << 24);
             o->dump_given = 1;
             break;
+        case OPT_VERSION: /* the tool is linked with the library it measures */
+            printf("memlane-bench (memlane) %s\n", memlane_version());
+            exit(0);
         case ':':
             bad("option '%s' needs a value", argv[optind - 1]);
         default:

@@ -39,6 +39,11 @@ has() { if grep -Eq -- "$1" "$tmp/out"; then ok; else no "output lacks /$1/"; fi
 run help --help
 has '^Usage: memlane-bench'
 has -- '--calibrate'
+# --version: the release in include/memlane.h (or $VERSION).
+run version --version
+want=${VERSION:-$(sed -n 's/^#define MEMLANE_VERSION_STRING "\(.*\)"$/\1/p' include/memlane.h)}
+if [ "$(cat "$tmp/out")" = "memlane-bench (memlane) $want" ]; then ok; else
+    no "--version printed '$(cat "$tmp/out")', want 'memlane-bench (memlane) $want'"; fi
 run list --list
 has '^  memlane-generic'
 has '^  libc '

@@ -42,8 +42,8 @@ $(BUILD)/obj/bench/%.o: bench/%.c $(wildcard bench/*.h) $(wildcard src/*.h src/*
 # move a variant's loops across a 64-byte line (that has halved a loop's
 # speed on Zen 4).  See bench/anchor.c.
 BENCH_ANCHOR := $(BUILD)/obj/bench/anchor.o
-$(BENCH_BIN): $(BENCH_OBJS) $(BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) $(BENCH_ANCHOR) -Wl,--whole-archive $(BUILD)/libmemlane.a -Wl,--no-whole-archive \
+$(BENCH_BIN): $(BENCH_OBJS) $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) $(BENCH_ANCHOR) -Wl,--whole-archive $(LIB_INTERNAL_A) -Wl,--no-whole-archive \
 	    $(filter-out $(BENCH_ANCHOR),$(BENCH_OBJS)) $(BENCH_PEER_LIBS) -lm -o $@
 
 .PHONY: bench bench-quick

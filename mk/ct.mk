@@ -21,7 +21,7 @@ $(CT_DIR)/%.o: tests/ct/%.c $(CT_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CT_CFLAGS) -c $< -o $@
 
-$(CT_DIR)/ct-%: $(CT_DIR)/%.o $(CT_COMMON) $(BUILD)/libmemlane.a
+$(CT_DIR)/ct-%: $(CT_DIR)/%.o $(CT_COMMON) $(LIB_INTERNAL_A)
 	$(CC) $(CFLAGS) $^ -lm -o $@
 
 ifeq ($(IS_X86_64),1)

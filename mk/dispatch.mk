@@ -9,15 +9,15 @@ DISPATCH_SSP_BUILD := $(BUILD)/ssp
 DISPATCH_STATIC := $(BUILD)/memlane-test-static $(BUILD)/memlane-test-static-pie
 
 # The inner make decides what to rebuild (it knows every dependency).
-.PHONY: $(DISPATCH_SSP_BUILD)/libmemlane.a
-$(DISPATCH_SSP_BUILD)/libmemlane.a:
+.PHONY: $(DISPATCH_SSP_BUILD)/libmemlane-internal.a
+$(DISPATCH_SSP_BUILD)/libmemlane-internal.a:
 	$(MAKE) --no-print-directory BUILD=$(DISPATCH_SSP_BUILD) \
 	    CFLAGS="$(CFLAGS) -fstack-protector-all" $@
 
-$(BUILD)/memlane-test-static: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) -static $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane.a -o $@
-$(BUILD)/memlane-test-static-pie: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) -static-pie $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane.a -o $@
+$(BUILD)/memlane-test-static: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -static $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a -o $@
+$(BUILD)/memlane-test-static-pie: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -static-pie $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a -o $@
 
 test-extra:: $(DISPATCH_STATIC)
 	$(BUILD)/memlane-test-static arch

@@ -31,8 +31,8 @@ FUZZ_FLAGS := -O2 -g $(SAN_FLAGS) -fsanitize=fuzzer-no-link
 
 # Built inside the recursive make, where CC, CFLAGS and BUILD are the
 # fuzz build's.
-$(BUILD)/fuzz_memlane: fuzz/fuzz_memlane.c $(BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) -fsanitize=fuzzer $(BASE_CFLAGS) $< $(BUILD)/libmemlane.a -o $@
+$(BUILD)/fuzz_memlane: fuzz/fuzz_memlane.c $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(BASE_CFLAGS) $< $(LIB_INTERNAL_A) -o $@
 
 fuzz-build:
 	$(SUBMAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
@@ -67,9 +67,9 @@ FUZZ_BROKEN := memset/broken-overwrite memset/broken-underwrite \
                memcmp/broken-signed timingsafe_bcmp/broken-not01 \
                timingsafe_memcmp/broken-lastdiff
 
-$(BUILD)/fuzz_memlane_selftest: fuzz/fuzz_memlane.c $(BUILD)/libmemlane.a
+$(BUILD)/fuzz_memlane_selftest: fuzz/fuzz_memlane.c $(LIB_INTERNAL_A)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -DMEMLANE_FUZZ_SELFTEST $(BASE_CFLAGS) \
-	    $< $(BUILD)/libmemlane.a -o $@
+	    $< $(LIB_INTERNAL_A) -o $@
 
 fuzz-selftest:
 	$(SUBMAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
@@ -96,7 +96,8 @@ fuzz-selftest:
 # /proc/self/exe under valgrind starts valgrind's own binary); the
 # dispatcher is checked instead by --arch-probe under valgrind for every
 # MEMLANE_ARCH value: entry points work, nothing above the CPU's level is
-# selected, and an AVX-512 variant never is.
+# selected, an AVX-512 variant never is, and none that reads around its
+# buffers (the dispatcher detects valgrind, src/dispatch.c).
 MEMCHECK_BUILD ?= build-memcheck
 MEMCHECK_ARGS  ?=
 MEMCHECK_FUNCS := memset memset_explicit memcmp bcmp timingsafe_bcmp \
@@ -119,6 +120,8 @@ memcheck:
 	    out=$$(env $$env $(MEMCHECK_VALGRIND) $$bin --arch-probe 2>&1) || \
 	        { echo "memcheck: --arch-probe failed under valgrind ($$env):"; echo "$$out"; exit 1; }; \
 	    case "$$out" in *"calls ok"*) ;; *) echo "memcheck: entry points wrong under valgrind: $$out"; exit 1;; esac; \
+	    case "$$out" in *"in-bounds: yes"*) ;; *) \
+	        echo "memcheck: a variant that reads around its buffers under valgrind: $$out"; exit 1;; esac; \
 	    if echo "$$out" | grep -q ' avx512$$'; then \
 	        echo "memcheck: dispatcher picked AVX-512 under valgrind ($$env): $$out"; exit 1; fi; \
 	    echo "memcheck: dispatch under valgrind, MEMLANE_ARCH=$$arch:" \
@@ -177,10 +180,10 @@ CROSS_RUN     := $(QEMU_AARCH64) -L $(CROSS_SYSROOT)
 
 cross-test:
 	$(SUBMAKE) BUILD=$(CROSS_BUILD) CC=$(CROSS_CC) AR=$(CROSS_PREFIX)ar \
-	    $(CROSS_BUILD)/libmemlane.a $(CROSS_BUILD)/libmemlane.so $(CROSS_BUILD)/memlane-test
+	    $(CROSS_BUILD)/libmemlane-internal.a $(CROSS_BUILD)/libmemlane.so $(CROSS_BUILD)/memlane-test
 	@set -e; bin=$(CROSS_BUILD)/memlane-test; \
 	file $$bin | grep -q 'ARM aarch64' || { echo "cross-test: $$bin is not aarch64"; exit 1; }; \
-	syms=$$($(CROSS_PREFIX)nm $(CROSS_BUILD)/libmemlane.a); \
+	syms=$$($(CROSS_PREFIX)nm $(CROSS_BUILD)/libmemlane-internal.a); \
 	if echo "$$syms" | grep -E 'memlane_[a-z_]+_(sse2|avx2|avx512)$$'; then \
 	    echo "cross-test: x86 variants in the portable library"; exit 1; fi; \
 	echo "cross-test: variants built:" \

@@ -18,7 +18,7 @@ INSTALL      ?= install
 
 .PHONY: install uninstall preload man test-install
 
-# ---- exported symbols: only the public API, in version node MEMLANE_0 ----
+# ---- exported symbols: only the public API, in version nodes MEMLANE_* ----
 # -fvisibility=hidden already hides everything else; the version script is
 # the second line of defence and names the ABI.  `private` keeps the flag
 # off the objects built as prerequisites, `override` keeps it when CFLAGS
@@ -86,7 +86,7 @@ install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
 	sed -e 's|@PREFIX@|$(PREFIX)|' \
 	    -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
 	    -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' \
-	    -e 's|@VERSION@|$(SOVERSION)|' memlane.pc.in > $(BUILD)/memlane.pc
+	    -e 's|@VERSION@|$(VERSION)|' memlane.pc.in > $(BUILD)/memlane.pc
 	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man3 \
 	    $(DESTDIR)$(MANDIR)/man7 $(if $(INSTALL_BENCH),$(DESTDIR)$(BINDIR))
@@ -111,7 +111,7 @@ test-install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) $(INSTA
               $(BUILD)/man/memlane.7
 	+@CC="$(CC)" CFLAGS="$(CFLAGS)" BASE_CFLAGS="$(BASE_CFLAGS)" \
 	    BUILD="$(BUILD)" MAKE="$(MAKE)" SONAME="$(SONAME)" \
-	    SOVERSION="$(SOVERSION)" INSTALL_BENCH="$(INSTALL_BENCH)" \
+	    SOVERSION="$(SOVERSION)" VERSION="$(VERSION)" INSTALL_BENCH="$(INSTALL_BENCH)" \
 	    sh tests/install/run.sh
 
 test-extra:: test-install

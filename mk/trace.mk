@@ -21,10 +21,10 @@ $(BUILD)/obj/src/preload/preload-trace.o: src/preload/preload.c $(TRACE_HDRS) mk
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) -DMEMLANE_TRACE -c $< -o $@
 $(BUILD)/obj/src/preload/trace.o $(BUILD)/obj/src/preload/profile-write.o: $(TRACE_HDRS)
 
-$(TRACE_SO): $(TRACE_OBJS) $(BUILD)/libmemlane.a src/preload/preload.map
+$(TRACE_SO): $(TRACE_OBJS) $(LIB_INTERNAL_A) src/preload/preload.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/preload/preload.map \
 	    -Wl,-z,noexecstack -Wl,--no-undefined \
-	    $(TRACE_OBJS) $(BUILD)/libmemlane.a -pthread -o $@
+	    $(TRACE_OBJS) $(LIB_INTERNAL_A) -pthread -o $@
 
 # A program whose calls are known exactly (tests/trace/synthetic.c).
 TRACE_SYNTH := $(BUILD)/trace-synthetic

@@ -65,7 +65,7 @@ int ml_parse_size(const char *s, size_t *out)
 
 void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunables *out)
 {
-    /* See docs/memset-tuning.md for the measurements behind these. */
+    /* See docs/memset.md, "Thresholds", for the measurements behind these. */
     /* Non-temporal stores from half the LLC: on Zen 4 (32 MiB L3) a
      * fill that stays in the cache wins below 16 MiB, ties at 16 MiB and
      * loses by 1.6x or more from 24 MiB. */
@@ -88,7 +88,7 @@ static void warn_bad(const char *name, const char *value)
     const char *parts[] = {"memlane: ", name, "=\"", value,
                            "\" is not a size (digits with K/M/G, or off); "
                            "using the default\n"};
-    ml_warn_line(parts, sizeof parts / sizeof parts[0]);
+    ml_warn_line(parts, sizeof parts / sizeof parts[0], 3);
 }
 
 static void apply_env(char **env, const char *name, size_t *value, int warn)

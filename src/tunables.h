@@ -2,7 +2,7 @@
 /*
  * memset tunables: the sizes from which memset uses `rep stosb` and
  * non-temporal stores.  Defaults come from the CPU (vendor, ERMS/FSRM/FSRS,
- * last-level cache size; see docs/memset-tuning.md); the environment
+ * last-level cache size; see docs/memset.md); the environment
  * variables MEMLANE_REP_STOSB_THRESHOLD and MEMLANE_NT_THRESHOLD override
  * them.  Both are read once, at start-up or on the first large memset.
  */

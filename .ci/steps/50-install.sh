@@ -48,7 +48,7 @@ ldconfig
 cc -O2 tests/install/consumer.c $(pkg-config --cflags --libs memlane) -o "$tmp/consumer"
 "$tmp/consumer" | tee "$tmp/out"
 grep -qx ok "$tmp/out"
-grep -qx "memlane_memset from /usr/local/lib/libmemlane.so.0.1.0" "$tmp/out"
+grep -qx "memlane_memset from /usr/local/lib/libmemlane.so.$(make -s version)" "$tmp/out"
 man -w memlane_timingsafe_memcmp
 man -w 7 memlane
 seq 1 1000 | LD_PRELOAD=/usr/local/lib/libmemlane-preload.so sort -n | cmp - <(seq 1 1000)

@@ -10,9 +10,9 @@
  *   > 256             4 unaligned ymm at d, aligned loop of 4 ymm, then
  *                     4 unaligned ymm ending at d+n (no remainder branch)
  *                     rep stosb / non-temporal above the tunables
- * Measured against glibc 2.36's __memset_avx2_unaligned_erms (README,
- * "Against glibc's same-level code"): 2 ymm rather than 4 xmm for 32-64
- * bytes took fixed sizes from 1.37x glibc's time to 1.00x; the 4-ymm
+ * Measured against glibc 2.36's __memset_avx2_unaligned_erms (docs/memset.md):
+ * 2 ymm rather than 4 xmm for 32-64 bytes took fixed sizes from 1.37x
+ * glibc's time to 1.00x; the 4-ymm
  * tail took sizes uniform in 0-512 from 0.77x glibc's speed to 0.93x
  * (257-1024 B at fixed sizes: 0.86-1.0x became 1.0-1.07x); the function
  * starts on a 64-byte line (at 16 bytes past one it measured ~10 %

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 // clang-format off
-/* memset, AVX-512 (F/BW/VL): 64-byte vectors.  Why each row: docs/memset-tuning.md.
+/* memset, AVX-512 (F/BW/VL): 64-byte vectors.  Why each row: docs/memset.md.
  *
  *   n             stores                                why (Zen 4)
  *   0 .. 128      2 byte-masked zmm at d, d+n-64 (d, d  no branch on n: random sizes

@@ -146,7 +146,7 @@ static void fork_child(void)
 static void warn_path(const char *what, const char *file, int err)
 {
     const char *parts[] = {"memlane-trace: ", what, " ", file, ": ", strerror(err), "\n"};
-    ml_warn_line(parts, sizeof parts / sizeof parts[0]);
+    ml_warn_line(parts, sizeof parts / sizeof parts[0], 3); /* the name is the user's */
 }
 
 static int start(void)
@@ -155,8 +155,16 @@ static int start(void)
     if (!__atomic_compare_exchange_n(&state, &s, TRACE_STARTING, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE))
         return s;
+    /* ml_environ applies the secure-execution rule (no MEMLANE_* variable
+     * in a set-user-ID program); NULL: not known yet (a call before libc
+     * is set up), so decide on a later call or in the constructor. */
+    char **env = ml_environ();
+    if (!env) {
+        __atomic_store_n(&state, TRACE_UNKNOWN, __ATOMIC_RELEASE);
+        return TRACE_UNKNOWN;
+    }
     s = TRACE_OFF;
-    const char *file = ml_env_get(ml_environ(), "MEMLANE_TRACE");
+    const char *file = ml_env_get(env, "MEMLANE_TRACE");
     if (file && *file) {
         /* A relative name is taken from the working directory at start. */
         size_t len = 0, flen = strlen(file);

@@ -15,18 +15,20 @@
 # Ends with "install: N passed, N failed"; exits non-zero on a failure.
 #
 # Environment (set by mk/install.mk): CC CFLAGS BASE_CFLAGS BUILD MAKE
-# SONAME SOVERSION INSTALL_BENCH.  MEMLANE_REQUIRE_TOOLS=1 turns a missing
+# SONAME SOVERSION VERSION INSTALL_BENCH.  MEMLANE_REQUIRE_TOOLS=1 turns a missing
 # tool (pkg-config, groff, mandoc) from a skip into a failure (CI sets it).
 set -u
 
 : "${CC:=cc}" "${CFLAGS:=-O2 -g}" "${BASE_CFLAGS:=-std=gnu11 -Iinclude -Isrc}"
 : "${BUILD:=build}" "${MAKE:=make}" "${SONAME:=libmemlane.so.0}"
-: "${SOVERSION:=0.1.0}" "${INSTALL_BENCH:=}" "${MEMLANE_REQUIRE_TOOLS:=}"
+: "${VERSION:=$($MAKE -s version)}" "${SOVERSION:=$VERSION}"
+: "${INSTALL_BENCH:=}" "${MEMLANE_REQUIRE_TOOLS:=}"
 
 passed=0 failed=0 skipped=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/memlane-install-test.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
 SO=$BUILD/libmemlane.so.$SOVERSION
+MAN_PAGES="$BUILD/man/memlane.7 $(ls man/*.3)"
 PRELOAD=$(cd "$BUILD" && pwd)/libmemlane-preload.so
 # The seven names the drop-in exports.
 STD_NAMES="bcmp explicit_bzero memcmp memset memset_explicit timingsafe_bcmp timingsafe_memcmp"
@@ -84,18 +86,68 @@ t_map_matches_header() {
         "$(sed -n 's/^[[:space:]]*\(memlane_[a-z0-9_]*\);.*/\1/p' src/memlane.map | sort)"
 }
 
-# nm -D --defined-only: the API under MEMLANE_0, plus the version node
-# itself (an absolute symbol); nothing else.
+# The released ABI, "symbol node" per line (tests/install/abi.txt).
+abi() { grep -v '^#' tests/install/abi.txt | sort; }
+
+# The version script puts each function in the node the ABI record says.
+t_map_nodes() {
+    got=$(awk '/^[A-Z][A-Z0-9_.]* *\{/ { node = $1 }
+        /^[[:space:]]*memlane_[a-z0-9_]*;/ { sub(/;.*/, ""); print $1, node }' src/memlane.map | sort)
+    same "$(abi)" "$got"
+}
+
+# The header declares exactly the functions of the ABI record.
+t_abi_matches_header() {
+    same "$(api_names)" "$(abi | awk '{ print $1 }')"
+}
+
+# objdump -T: each exported function in its recorded version node, none
+# hidden (a "(NODE)" is a non-default version), none added or moved.
+t_exports_nodes() {
+    same "$(abi)" "$(objdump -T "$SO" | awk '$NF ~ /^memlane_/ { print $NF, $(NF - 1) }' | sort)"
+}
+
+# nm -D --defined-only: the API and the version nodes themselves (absolute
+# symbols); nothing else.
 t_exports_only_api() {
+    nodes=$(abi | awk '{ print $2 }' | sort -u)
     got=$(nm -D --defined-only "$SO" | awk '
-        $2 == "A" && $3 == "MEMLANE_0" { next }
+        $2 == "A" && $3 ~ /^MEMLANE_/ { print "A", $3; next }
         { print ($2 == "i" ? "T" : $2), $3 }' | sort) # i: an IFUNC (src/dispatch.c)
-    same "$(api_names | sed 's/^/T /; s/$/@@MEMLANE_0/')" "$got"
+    same "$( (printf 'A %s\n' $nodes; abi | awk '{ print "T " $1 "@@" $2 }') | sort)" "$got"
+}
+
+# Each node after the first inherits its predecessor (ld's verdef "Parent").
+t_node_parents() {
+    nodes=$(abi | awk '{ print $2 }' | sort -u -V)
+    verdef=$(readelf -V "$SO" | sed -n '/\.gnu\.version_d/,/^$/p')
+    prev=
+    for n in $nodes; do
+        if [ -n "$prev" ]; then
+            printf '%s\n' "$verdef" | grep -A1 "Name: $n\$" | grep -q "Parent 1: $prev\$" ||
+                { echo "$n does not inherit $prev:"; echo "$verdef"; return 1; }
+        fi
+        prev=$n
+    done
 }
 
 t_soname() {
     same "$SONAME" "$(readelf -d "$SO" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" &&
     same "libmemlane.so.$SOVERSION" "$(readlink "$BUILD/$SONAME")"
+}
+
+# One version, written in the header: the string is the three numbers,
+# the build uses it (file name, soname = major), and so do the man pages.
+hdr_macro() { sed -n "s/^#define MEMLANE_VERSION_$1 \(.*\)\$/\1/p" include/memlane.h; }
+t_version_one_source() {
+    v=$(hdr_macro MAJOR).$(hdr_macro MINOR).$(hdr_macro PATCH)
+    same "\"$v\"" "$(hdr_macro STRING)" &&
+    same "$v" "$VERSION" && same "$v" "$SOVERSION" &&
+    same "libmemlane.so.$(hdr_macro MAJOR)" "$SONAME" || return 1
+    for p in $MAN_PAGES; do
+        th=$(sed -n 's/^\.TH [^ ]* [0-9] [^ ]* "\([^"]*\)".*/\1/p' "$p")
+        same "$p: memlane $v" "$p: $th" || return 1
+    done
 }
 
 t_preload_exports() {
@@ -163,14 +215,17 @@ t_preload_no_self_calls() {
 echo "--- symbols"
 check "the header declares the API" t_api_nonempty
 check "src/memlane.map lists exactly the header's functions" t_map_matches_header
-check "nm -D $SO: only the API, version MEMLANE_0" t_exports_only_api
+check "the header's functions are those of the ABI record (tests/install/abi.txt)" t_abi_matches_header
+check "src/memlane.map: each function in its recorded version node" t_map_nodes
+check "objdump -T $SO: each function in its recorded version node" t_exports_nodes
+check "nm -D $SO: only the API and its version nodes" t_exports_only_api
+check "each version node inherits the one before" t_node_parents
 check "soname $SONAME and its link" t_soname
+check "one version (include/memlane.h): string, soname, file name, man pages" t_version_one_source
 check "nm -D libmemlane-preload.so: exactly the seven standard names and two _chk" t_preload_exports
 check "drop-in entry points jump to memlane, never to themselves" t_preload_no_self_calls
 
 # ============================== man ==============================
-
-MAN_PAGES="$BUILD/man/memlane.7 $(ls man/*.3)"
 
 t_man_lint() {
     for p in $MAN_PAGES; do
@@ -215,7 +270,7 @@ t_man_synopses() {
 # sees it; the compiled library must have the same table, and every
 # variant must show in the page.
 t_man_table() {
-    $CC $CFLAGS $BASE_CFLAGS tests/install/variant_table.c "$BUILD/libmemlane.a" \
+    $CC $CFLAGS $BASE_CFLAGS tests/install/variant_table.c "$BUILD/libmemlane-internal.a" \
         -o "$T/variant_table" || return 1
     same "$("$T/variant_table" | sort)" "$(sort "$BUILD/man/variants.txt")" || return 1
     rows=$(sed -n '/^function\tgeneric\tsse2\tavx2\tavx512$/,/^\.TE$/p' "$BUILD/man/memlane.7")
@@ -299,7 +354,7 @@ t_install() {
     cmp include/memlane.h "$D/usr/include/memlane.h" &&
     grep -qx 'prefix=/usr' "$D/usr/lib/pkgconfig/memlane.pc" &&
     grep -qx 'libdir=${prefix}/lib' "$D/usr/lib/pkgconfig/memlane.pc" &&
-    grep -qx "Version: $SOVERSION" "$D/usr/lib/pkgconfig/memlane.pc"
+    grep -qx "Version: $VERSION" "$D/usr/lib/pkgconfig/memlane.pc"
 }
 
 # man(1) finds every installed page by name through MANPATH.
@@ -319,7 +374,7 @@ pc() {
 t_pkgconfig_flags() {
     same "-I$D/usr/include" "$(pc --cflags memlane | sed 's/ *$//')" &&
     same "-L$D/usr/lib -lmemlane" "$(pc --libs memlane | sed 's/ *$//')" &&
-    same "$SOVERSION" "$(pc --modversion memlane)"
+    same "$VERSION" "$(pc --modversion memlane)"
 }
 
 # Built with the installed header and library only: the build tree's
@@ -345,6 +400,53 @@ t_consumer_static() {
     echo "$out"
     printf '%s\n' "$out" | grep -qx ok &&
     printf '%s\n' "$out" | grep -qx "memlane_memset from $T/consumer-static"
+}
+
+# ---- the installed static library's symbols ----
+ARCHIVE=$D/usr/lib/libmemlane.a
+
+# Only the API is global: no ml_*, no variant (memlane_memset_avx2, ...).
+t_static_only_api() {
+    same "$(api_names)" "$(nm -g --defined-only "$ARCHIVE" | awk 'NF == 3 { print $3 }' | sort)"
+}
+
+# What it needs from outside is the C library's (libc.so.6 and the
+# dynamic loader, which defines __libc_stack_end) or the linker's.
+t_static_undefined() {
+    libc=$($CC -print-file-name=libc.so.6)
+    [ -f "$libc" ] || { echo "no libc.so.6 next to $CC (not glibc?)"; return 1; }
+    echo 'int main(void) { return 0; }' > "$T/empty.c" && $CC "$T/empty.c" -o "$T/empty" || return 1
+    interp=$(readelf -l "$T/empty" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
+    provided=$(nm -D --defined-only "$libc" "$interp" | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' | sort -u)
+    for u in $(nm -u "$ARCHIVE" | awk 'NF == 2 { print $2 }' | sort -u); do
+        [ "$u" = _GLOBAL_OFFSET_TABLE_ ] && continue
+        printf '%s\n' "$provided" | grep -qx "$u" || { echo "undefined $u is not libc's"; return 1; }
+    done
+}
+
+# A program that defines, for its own use, every name the library defines
+# globally in its internal archive besides the API (ml_cpu, ml_functions,
+# memlane_memset_avx2, ...) links with the installed archive and runs;
+# with the internal archive (the objects as compiled) it must not link,
+# which shows the list of names is one that clashed.
+internal_names() {
+    nm -g --defined-only "$BUILD/libmemlane-internal.a" | awk 'NF == 3 { print $3 }' |
+        sort -u | grep -vxF "$(api_names)"
+}
+t_static_internal_names_free() {
+    names=$(internal_names)
+    [ "$(printf '%s\n' "$names" | grep -c '^ml_')" -ge 10 ] || { echo "names: $names"; return 1; }
+    printf '%s\n' $names | awk '{ printf "const char %s[] = \"%s\";\n", $1, $1 }' > "$T/names.c"
+    echo "$(printf '%s\n' $names | wc -l) names, e.g. $(printf '%s ' $names | cut -c1-60)..."
+    if $CC $CFLAGS -Iinclude tests/install/consumer.c "$T/names.c" \
+        "$BUILD/libmemlane-internal.a" -o "$T/clash" > "$T/clash.err" 2>&1; then
+        echo "control: linked with the internal archive, expected multiple definitions"; return 1
+    fi
+    grep -q 'multiple definition of .ml_' "$T/clash.err" || { cat "$T/clash.err"; return 1; }
+    $CC $CFLAGS -I"$D/usr/include" tests/install/consumer.c "$T/names.c" "$ARCHIVE" \
+        -o "$T/own-names" || return 1
+    out=$("$T/own-names") || { echo "$out"; return 1; }
+    printf '%s\n' "$out" | grep -qx ok
 }
 
 t_uninstall() {
@@ -381,6 +483,9 @@ if have_tool pkg-config pkgconf; then
     check "a program built through pkg-config runs on the installed shared library" t_consumer_shared
     check "a program built through pkg-config --static runs" t_consumer_static
 fi
+check "installed libmemlane.a: only the API is global" t_static_only_api
+check "installed libmemlane.a: undefined symbols are libc's" t_static_undefined
+check "a program defining every internal name links with libmemlane.a and runs" t_static_internal_names_free
 check "make uninstall removes exactly what install added" t_uninstall
 check "default PREFIX=/usr/local; LIBDIR outside PREFIX" t_install_defaults
 
