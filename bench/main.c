@@ -69,8 +69,9 @@ static void usage(FILE *out)
         "                         (0..4095, default 0)\n"
         "  -n, --runs=N           samples per cell (default 20, --quick 5)\n"
         "      --batch=US         target time of one timed batch in microseconds\n"
-        "                         (default 5, --quick 2); a batch of random sizes or\n"
-        "                         differences is at most one pass over its calls\n"
+        "                         (table 1: default 5, --quick 2); table 2: of one\n"
+        "                         sample at the fastest implementation (default\n"
+        "                         100, --quick 20), timed in chunks of 20 us\n"
         "      --cpu=N            pin to CPU N\n"
         "      --isolate          measure each implementation in a process of its\n"
         "                         own, one after the other (no interleaving): in\n"
@@ -91,6 +92,19 @@ static void usage(FILE *out)
         "                         cd DIR && gnuplot memlane-bench.gp\n"
         "      --plot-tag=TAG     suffix of the data file names\n"
         "      --seed=N           random seed (sizes, positions)\n"
+        "      --workload=FILE    replay a recorded profile (libmemlane-trace.so's,\n"
+        "                         MEMLANE_TRACE=FILE: FILE, or the FILE.<pid> of\n"
+        "                         all processes, added up) or an LLVM libc size\n"
+        "                         distribution (-f names its function, else its\n"
+        "                         file name does): every implementation on the\n"
+        "                         calls drawn from it (--seed), table 2's layout\n"
+        "                         per function, then a verdict\n"
+        "      --record -- CMD ARGS...  run CMD under libmemlane-trace.so, then\n"
+        "                         replay its profile (kept in --plot-dir, or a new\n"
+        "                         folder in TMPDIR, with a chart when gnuplot is\n"
+        "                         installed)\n"
+        "      --dump-sequence=N  with --workload: print the first N calls each\n"
+        "                         function's replay draws, measure nothing\n"
         "      --list             list the implementations available here\n"
         "  -q, --quiet            no progress on stderr\n"
         "  -h, --help             this text\n"
@@ -100,9 +114,13 @@ static void usage(FILE *out)
         "of calls; the median cost of an empty measurement is subtracted.  Cells are\n"
         "medians of --runs samples, implementations interleaved round by round; an\n"
         "untimed batch precedes every sample, and a batch interrupted by a context\n"
-        "switch is run again.  Random sizes, and difference positions where a\n"
-        "sample revisits buffers, are drawn anew for every sample, so the branch\n"
-        "predictor cannot learn them.\n"
+        "switch is run again.  Table 1: difference positions where a sample\n"
+        "revisits buffers are drawn anew for every sample.  Table 2: a row's sizes\n"
+        "and differences are drawn once (many passes); every sample runs all of\n"
+        "them in a new order, so samples do the same work and the branch predictor\n"
+        "never sees a sequence twice; it is timed in 20 us chunks, and a chunk over\n"
+        "1.25 times the sample's median chunk (a virtual CPU stopped by its host)\n"
+        "counts at the median's rate.\n"
         "Run time: before measuring, the tool estimates a lower bound from the\n"
         "calls it will make (every sample is an untimed and a timed batch of at\n"
         "least one call, at no more than 64 bytes per nanosecond); above\n"
@@ -113,8 +131,9 @@ static void usage(FILE *out)
         "  1  an output could not be written (standard output, a --plot-dir\n"
         "     file), or a measuring child process (--isolate) failed\n"
         "  2  bad usage (an unknown option or value), a --plot-dir that cannot\n"
-        "     be written to (checked before measuring), a buffer that cannot\n"
-        "     be allocated, or a CPU that cannot be pinned\n");
+        "     be written to (checked before measuring), a bad or unreadable\n"
+        "     profile, a buffer that cannot be allocated, or a CPU that cannot\n"
+        "     be pinned\n");
 }
 
 static void bad(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -306,6 +325,9 @@ enum {
     OPT_LIST,
     OPT_ISOLATE,
     OPT_MISMATCH_AT,
+    OPT_WORKLOAD,
+    OPT_RECORD,
+    OPT_DUMP_SEQUENCE,
     OPT_VERSION
 };
 
@@ -363,6 +385,9 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"seed", required_argument, 0, OPT_SEED},
         {"list", no_argument, 0, OPT_LIST},
         {"isolate", no_argument, 0, OPT_ISOLATE},
+        {"workload", required_argument, 0, OPT_WORKLOAD},
+        {"record", no_argument, 0, OPT_RECORD},
+        {"dump-sequence", required_argument, 0, OPT_DUMP_SEQUENCE},
         {"version", no_argument, 0, OPT_VERSION},
         {0, 0, 0, 0},
     };
@@ -376,6 +401,7 @@ static void parse_options(int argc, char **argv, struct options *o)
     o->mismatch_hi = SIZE_MAX;
     o->runs = 20;
     o->batch_us = 5;
+    o->pass_batch_us = 100;
     o->cpu = -1;
     o->seed = 1;
     o->columns = 3;
@@ -519,7 +545,7 @@ static void parse_options(int argc, char **argv, struct options *o)
             if (!*optarg || strspn(optarg, "0123456789.") != strlen(optarg) || *end ||
                 !(us >= 0.1 && us <= 100000))
                 bad("--batch must be 0.1 to 100000 microseconds, not '%s'", optarg);
-            o->batch_us = us;
+            o->batch_us = o->pass_batch_us = us;
             batch_given = 1;
             break;
         }
@@ -570,6 +596,16 @@ static void parse_options(int argc, char **argv, struct options *o)
         case OPT_ISOLATE:
             o->isolate = 1;
             break;
+        case OPT_WORKLOAD:
+            o->workload = optarg;
+            break;
+        case OPT_RECORD:
+            o->record = 1;
+            break;
+        case OPT_DUMP_SEQUENCE:
+            o->dump_sequence = parse_uint("--dump-sequence", optarg, 1, 1u << 24);
+            o->dump_given = 1;
+            break;
         case OPT_VERSION: /* the tool is linked with the library it measures */
             printf("memlane-bench (memlane) %s\n", memlane_version());
             exit(0);
@@ -579,13 +615,21 @@ static void parse_options(int argc, char **argv, struct options *o)
             bad_option(argv[optind - 1], optopt, longs);
         }
     }
-    if (optind < argc)
+    if (o->record && optind == argc)
+        bad("--record needs a command: --record -- CMD ARGS...");
+    if (o->record && o->workload)
+        bad("--record replays what it records: no --workload with it");
+    if (o->dump_given && !o->workload)
+        bad("--dump-sequence needs --workload=FILE");
+    if (optind < argc && !o->record)
         bad("unexpected argument '%s'", argv[optind]);
     if (o->quick) {
         if (!runs_given)
             o->runs = 5;
-        if (!batch_given)
+        if (!batch_given) {
             o->batch_us = 2;
+            o->pass_batch_us = 20;
+        }
     }
     if (!o->nsizes)
         parse_sizes(o, "0-1024:16");
@@ -815,9 +859,13 @@ int main(int argc, char **argv)
         return 0;
     }
     check_names();
+    if (o->dump_given)
+        return dump_sequence(stdout, o->workload, o->dump_sequence);
     if (o->plot_dir)
         check_plot_dir(o->plot_dir);
-    if (!o->calibrate && !getenv("MEMLANE_BENCH_CALIBRATING")) {
+    if (o->record)
+        o->workload = record_command(argv + optind);
+    if (!o->workload && !o->calibrate && !getenv("MEMLANE_BENCH_CALIBRATING")) {
         double est = estimate_seconds(o);
         char when[64];
         format_duration(when, sizeof when, est);
@@ -860,6 +908,11 @@ int main(int argc, char **argv)
 
     if (o->calibrate)
         return calibrate();
+    if (o->workload) {
+        int rc = run_workload(out, o->workload);
+        workload_chart();
+        return rc;
+    }
 
     for (int table = 1; table <= 2; table++) {
         for (int f = 0; f < BF_COUNT; f++)

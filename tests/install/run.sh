@@ -395,6 +395,7 @@ expected_files() { # prefix
         echo "$p/lib/$SONAME"
         echo "$p/lib/libmemlane.so.$SOVERSION"
         echo "$p/lib/libmemlane-preload.so"
+        echo "$p/lib/libmemlane-trace.so"
         echo "$p/lib/pkgconfig/memlane.pc"
         echo "$p/lib/cmake/memlane/memlaneConfig.cmake"
         echo "$p/lib/cmake/memlane/memlaneConfigVersion.cmake"
