@@ -11,8 +11,9 @@
  *
  * What this does not remove: a variant measured after another
  * implementation in the same process reads 1-2 cycles slower at small
- * sizes (avx512 6.3 instead of 4.3), persistently; see the README's
- * caveat and --isolate.  The cause is not known.
+ * sizes (avx512 6.3 instead of 4.3), persistently; see --isolate and
+ * docs/benchmarking.md, "Small sizes depend on the process state".  The
+ * cause is not known.
  */
 #include "bench.h"
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# The recorded long fuzz run (fuzz/RESULTS.md): each function for SECONDS
-# (default 600) over every variant this CPU runs, plus memset once more
-# with its rep-stosb and non-temporal thresholds lowered into the fuzzer's
-# length range.  Runs LANES (default 2) at a time under nice, each with
-# its own corpus, and prints one summary line per run.
+# A long fuzz run (docs/testing.md): each function for SECONDS (default
+# 600) over every variant this CPU runs, plus memset once more with its
+# rep-stosb and non-temporal thresholds lowered into the fuzzer's length
+# range.  Runs LANES (default 2) at a time under nice, each with its own
+# corpus; writes each run's log, corpus and artifacts to build-fuzz/long/,
+# and one summary line per run to the terminal and build-fuzz/long/summary.txt.
 #   fuzz/long-run.sh [SECONDS] [LANES] [RUN...]   (from the repository root)
-# RUN names some of the runs below (default: all).
+# RUN names some of the runs below (default: all).  Exits 1 if a run failed.
 set -euo pipefail
 secs=${1:-600}
 lanes=${2:-2}
@@ -68,4 +69,5 @@ for r in "${runs[@]}"; do
     secs_run=$(grep -oE '^Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE '[0-9]+ second' | grep -oE '[0-9]+' || echo '?')
     calls=$(grep -m1 '^memlane-fuzz calls per variant:' "$log" | sed 's/^memlane-fuzz calls per variant: *//')
     echo "$name | $(cat "$out/$name.status") | ${secs_run}s | $execs execs | ${extra:-default env} | $calls"
-done
+done | tee "$out/summary.txt"
+! grep -q -v -x ok "$out"/*.status

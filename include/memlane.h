@@ -7,13 +7,28 @@
  * environment variable MEMLANE_ARCH=generic|sse2|avx2|avx512 caps the
  * level; it is read once, on the first call or at load time.
  *
- * No function reads or writes a byte outside [p, p+n) of its arguments.
+ * No function writes a byte outside [p, p+n) of its arguments.  A
+ * comparison may read bytes outside [p, p+n) that lie on a 4 KiB page
+ * holding a byte of [p, p+n), never on another page (so it cannot fault
+ * where the buffers do not), and its result never depends on them:
+ * memlane_memcmp and memlane_bcmp do (a whole vector where n is smaller,
+ * as glibc's memcmp); memset and the timing-safe functions read nothing
+ * outside.  Sanitizer builds of the library, and the dispatcher in a
+ * process under valgrind, keep every read inside [p, p+n).
  * n == 0 is always valid, and then the pointers are not dereferenced.
  */
 #ifndef MEMLANE_H
 #define MEMLANE_H
 
 #include <stddef.h>
+
+/* The version of this header (https://semver.org).  memlane_version()
+ * returns the version of the library that is running, which may be newer
+ * than the header a program was built with. */
+#define MEMLANE_VERSION_MAJOR 0
+#define MEMLANE_VERSION_MINOR 2
+#define MEMLANE_VERSION_PATCH 0
+#define MEMLANE_VERSION_STRING "0.2.0"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +78,10 @@ void *memlane_memset_explicit(void *dst, int c, size_t n);
  * "generic" or "avx2".  Returns NULL for an unknown or NULL name.  The
  * string is static. */
 const char *memlane_active(const char *function);
+
+/* The library's version, "MAJOR.MINOR.PATCH" (MEMLANE_VERSION_STRING of
+ * the header it was built with).  The string is static.  Since 0.2.0. */
+const char *memlane_version(void);
 
 #ifdef __cplusplus
 }

@@ -31,8 +31,8 @@ FUZZ_FLAGS := -O2 -g $(SAN_FLAGS) -fsanitize=fuzzer-no-link
 
 # Built inside the recursive make, where CC, CFLAGS and BUILD are the
 # fuzz build's.
-$(BUILD)/fuzz_memlane: fuzz/fuzz_memlane.c $(BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) -fsanitize=fuzzer $(BASE_CFLAGS) $< $(BUILD)/libmemlane.a -o $@
+$(BUILD)/fuzz_memlane: fuzz/fuzz_memlane.c $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(BASE_CFLAGS) $< $(LIB_INTERNAL_A) -o $@
 
 fuzz-build:
 	$(SUBMAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
@@ -46,6 +46,54 @@ fuzz: fuzz-build
 	    -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/ \
 	    $(FUZZ_BUILD)/corpus fuzz/corpus $(wildcard fuzz/regress)
+
+# ---- fuzz-ifunc: the entry points users call, without sanitizers ----
+# The sanitizer build has no IFUNC (ML_IFUNC): this one has, so the
+# "dispatch" targets are the IFUNC-bound public symbols.  No ASan: every
+# buffer sits flush against a PROT_NONE page instead (fuzz_memlane.c).
+# Coverage-guided (libFuzzer), lengths up to 4 MiB.
+FUZZ_IFUNC_BUILD ?= build-fuzz-ifunc
+FUZZ_IFUNC_FLAGS := -O2 -g -fsanitize=fuzzer-no-link
+.PHONY: fuzz-ifunc
+fuzz-ifunc:
+	$(SUBMAKE) BUILD=$(FUZZ_IFUNC_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_IFUNC_FLAGS)" \
+	    $(FUZZ_IFUNC_BUILD)/fuzz_memlane
+	@mkdir -p $(FUZZ_IFUNC_BUILD)/corpus $(FUZZ_IFUNC_BUILD)/artifacts
+	MEMLANE_FUZZ_ONLY=$(FUZZ_ONLY) $(FUZZ_IFUNC_BUILD)/fuzz_memlane \
+	    -max_total_time=$(FUZZ_TIME) -print_final_stats=1 -rss_limit_mb=4096 \
+	    -artifact_prefix=$(FUZZ_IFUNC_BUILD)/artifacts/ \
+	    $(FUZZ_IFUNC_BUILD)/corpus fuzz/corpus $(wildcard fuzz/regress)
+
+# ---- the regression corpus, replayed by `make test` ----
+# fuzz/regress: inputs kept from fuzzing (minimised with libFuzzer's
+# -merge=1), fuzz/corpus: the seeds.  The harness's own main() runs each
+# once against this build (no libFuzzer needed, IFUNC entry points), then
+# again with memset's thresholds low so its rep stosb and non-temporal
+# paths run, and with MEMLANE_ARCH=sse2 for the entry points.
+FUZZ_REPLAY := $(BUILD)/fuzz-replay
+$(FUZZ_REPLAY): fuzz/fuzz_memlane.c $(wildcard src/*.h include/*.h) $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) -DMEMLANE_FUZZ_REPLAY $(BASE_CFLAGS) $< $(LIB_INTERNAL_A) -o $@
+FUZZ_REPLAY_INPUTS := $(wildcard fuzz/regress) fuzz/corpus
+test-extra:: $(FUZZ_REPLAY) $(FUZZ_REPLAY)-selftest
+	@set -e; log=$(BUILD)/fuzz-replay.log; \
+	for env in "" "MEMLANE_REP_STOSB_THRESHOLD=1K MEMLANE_NT_THRESHOLD=8K" \
+	           "MEMLANE_ARCH=sse2"; do \
+	    env $$env $(FUZZ_REPLAY) $(FUZZ_REPLAY_INPUTS) >$$log 2>&1 || \
+	        { cat $$log; echo "fuzz replay FAILED ($$env)"; exit 1; }; \
+	    echo "fuzz replay ($${env:-default settings}): $$(grep -o '[0-9]* inputs, no finding' $$log)"; \
+	done
+	@set -e; for t in $(FUZZ_BROKEN); do \
+	    if MEMLANE_FUZZ_ONLY=$$t $(FUZZ_REPLAY)-selftest $(FUZZ_REPLAY_INPUTS) \
+	        >/dev/null 2>&1; then \
+	        echo "fuzz replay: $$t NOT detected by the regression inputs"; exit 1; fi; \
+	done; echo "fuzz replay: the regression inputs catch all $(words $(FUZZ_BROKEN)) broken implementations"
+
+# The replay must be able to fail: each deliberately broken implementation
+# (FUZZ_BROKEN, below) must make it stop on some regression input.
+$(FUZZ_REPLAY)-selftest: fuzz/fuzz_memlane.c $(wildcard src/*.h include/*.h) $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) -DMEMLANE_FUZZ_REPLAY -DMEMLANE_FUZZ_SELFTEST $(BASE_CFLAGS) $< \
+	    $(LIB_INTERNAL_A) -o $@
+test-extra:: $(FUZZ_REPLAY)-selftest
 
 # ---- sanitize: the test suite under ASan + UBSan, per compiler ----
 SANITIZE_CCS ?= clang gcc
@@ -67,9 +115,9 @@ FUZZ_BROKEN := memset/broken-overwrite memset/broken-underwrite \
                memcmp/broken-signed timingsafe_bcmp/broken-not01 \
                timingsafe_memcmp/broken-lastdiff
 
-$(BUILD)/fuzz_memlane_selftest: fuzz/fuzz_memlane.c $(BUILD)/libmemlane.a
+$(BUILD)/fuzz_memlane_selftest: fuzz/fuzz_memlane.c $(LIB_INTERNAL_A)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -DMEMLANE_FUZZ_SELFTEST $(BASE_CFLAGS) \
-	    $< $(BUILD)/libmemlane.a -o $@
+	    $< $(LIB_INTERNAL_A) -o $@
 
 fuzz-selftest:
 	$(SUBMAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
@@ -96,7 +144,8 @@ fuzz-selftest:
 # /proc/self/exe under valgrind starts valgrind's own binary); the
 # dispatcher is checked instead by --arch-probe under valgrind for every
 # MEMLANE_ARCH value: entry points work, nothing above the CPU's level is
-# selected, and an AVX-512 variant never is.
+# selected, an AVX-512 variant never is, and none that reads around its
+# buffers (the dispatcher detects valgrind, src/dispatch.c).
 MEMCHECK_BUILD ?= build-memcheck
 MEMCHECK_ARGS  ?=
 MEMCHECK_FUNCS := memset memset_explicit memcmp bcmp timingsafe_bcmp \
@@ -119,6 +168,8 @@ memcheck:
 	    out=$$(env $$env $(MEMCHECK_VALGRIND) $$bin --arch-probe 2>&1) || \
 	        { echo "memcheck: --arch-probe failed under valgrind ($$env):"; echo "$$out"; exit 1; }; \
 	    case "$$out" in *"calls ok"*) ;; *) echo "memcheck: entry points wrong under valgrind: $$out"; exit 1;; esac; \
+	    case "$$out" in *"in-bounds: yes"*) ;; *) \
+	        echo "memcheck: a variant that reads around its buffers under valgrind: $$out"; exit 1;; esac; \
 	    if echo "$$out" | grep -q ' avx512$$'; then \
 	        echo "memcheck: dispatcher picked AVX-512 under valgrind ($$env): $$out"; exit 1; fi; \
 	    echo "memcheck: dispatch under valgrind, MEMLANE_ARCH=$$arch:" \
@@ -177,10 +228,10 @@ CROSS_RUN     := $(QEMU_AARCH64) -L $(CROSS_SYSROOT)
 
 cross-test:
 	$(SUBMAKE) BUILD=$(CROSS_BUILD) CC=$(CROSS_CC) AR=$(CROSS_PREFIX)ar \
-	    $(CROSS_BUILD)/libmemlane.a $(CROSS_BUILD)/libmemlane.so $(CROSS_BUILD)/memlane-test
+	    $(CROSS_BUILD)/libmemlane-internal.a $(CROSS_BUILD)/libmemlane.so $(CROSS_BUILD)/memlane-test
 	@set -e; bin=$(CROSS_BUILD)/memlane-test; \
 	file $$bin | grep -q 'ARM aarch64' || { echo "cross-test: $$bin is not aarch64"; exit 1; }; \
-	syms=$$($(CROSS_PREFIX)nm $(CROSS_BUILD)/libmemlane.a); \
+	syms=$$($(CROSS_PREFIX)nm $(CROSS_BUILD)/libmemlane-internal.a); \
 	if echo "$$syms" | grep -E 'memlane_[a-z_]+_(sse2|avx2|avx512)$$'; then \
 	    echo "cross-test: x86 variants in the portable library"; exit 1; fi; \
 	echo "cross-test: variants built:" \

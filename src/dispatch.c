@@ -22,6 +22,15 @@
 #include "memlane.h"
 #include "internal.h"
 
+/* valgrind's client requests, if its header is there (ml_under_valgrind);
+ * -DMEMLANE_NO_VALGRIND_H builds as if it were not. */
+#if defined(__has_include) && !defined(MEMLANE_NO_VALGRIND_H)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define ML_HAVE_VALGRIND_H 1
+#endif
+#endif
+
 /* ---- the variant tables, from the per-function variants.def files ---- */
 
 #define ML_FIELD_memset set
@@ -78,6 +87,16 @@ static int ml_streq(const char *a, const char *b)
         a++, b++;
     return *a == *b;
 }
+
+#if !defined(ML_HAVE_VALGRIND_H)
+/* Whether s starts with prefix. */
+static int ml_streq_prefix(const char *s, const char *prefix)
+{
+    while (*prefix && *s == *prefix)
+        s++, prefix++;
+    return !*prefix;
+}
+#endif
 
 const struct ml_function *ml_functions(unsigned *count)
 {
@@ -141,19 +160,64 @@ static void ml_warn_flush(void)
         return;
     const char *const parts[] = {"memlane: MEMLANE_ARCH=\"", warn_value, warn_why,
                                  level_names[selected_level], "\n"};
-    ml_warn_line(parts, sizeof parts / sizeof parts[0]);
+    ml_warn_line(parts, sizeof parts / sizeof parts[0], 1);
 }
 
-static unsigned pick(const struct ml_function *f, enum ml_level cap)
+/*
+ * Variants that read around their buffers (bytes outside [p, p+n) on the
+ * buffers' own pages, never deciding the result; include/memlane.h), as a
+ * bit per level and function.  valgrind cannot tell such reads from bugs
+ * (it reports reads past a heap block and branches on the undefined bytes
+ * loaded with them), so under valgrind the dispatcher passes these over
+ * and picks the best strictly in-bounds variant.  Sanitizer builds
+ * compile in-bounds code into every variant (ML_READ_AROUND).
+ */
+static const unsigned reads_around[F_COUNT] = {
+    [F_MEMCMP] = 1u << ML_SSE2 | 1u << ML_AVX2,
+    [F_BCMP] = 1u << ML_SSE2 | 1u << ML_AVX2,
+};
+
+/* Whether this process runs under valgrind: its client request where
+ * <valgrind/valgrind.h> was there at build time (a few no-op instructions
+ * natively), else its preload libraries in LD_PRELOAD, which valgrind
+ * puts in every client's environment. */
+static int ml_under_valgrind(char **env)
 {
+#if defined(ML_HAVE_VALGRIND_H)
+    (void)env;
+    return RUNNING_ON_VALGRIND != 0;
+#else
+    const char *pre = ml_env_get(env, "LD_PRELOAD");
+    for (; pre && *pre; pre++)
+        if (ml_streq_prefix(pre, "/vgpreload_"))
+            return 1;
+    return 0;
+#endif
+}
+
+int ml_variant_reads_around(const char *function, enum ml_level level)
+{
+    const struct ml_function *f = ml_function_find(function);
+    return f && (unsigned)level < ML_NLEVELS &&
+           (reads_around[f - functions] >> level & 1);
+}
+
+static unsigned pick(unsigned fi, enum ml_level cap, int in_bounds)
+{
+    const struct ml_function *f = &functions[fi];
     unsigned best = 0; /* the generic variant, always first */
     for (unsigned i = 0; i < f->nvariants; i++)
-        if (f->variants[i].level <= cap && ml_level_supported(f->variants[i].level))
+        if (f->variants[i].level <= cap && ml_level_supported(f->variants[i].level) &&
+            !(in_bounds && (reads_around[fi] >> f->variants[i].level & 1)))
             best = i;
     return best;
 }
 
-static void ml_select(void)
+/* What made the selection in force (for the tests): "first call" (a
+ * trampoline), "constructor", "resolver" (IFUNC) or "query". */
+static const char *selected_by;
+
+static void ml_select(const char *by)
 {
     if (__atomic_load_n(&selected_level, __ATOMIC_ACQUIRE) >= 0)
         return;
@@ -174,8 +238,9 @@ static void ml_select(void)
             cap = (enum ml_level)l;
     }
 
+    int in_bounds = ml_under_valgrind(env);
     for (unsigned i = 0; i < F_COUNT; i++)
-        selected[i] = (unsigned char)pick(&functions[i], cap);
+        selected[i] = (unsigned char)pick(i, cap, in_bounds);
     __atomic_store_n(&memset_ptr, functions[F_MEMSET].variants[selected[F_MEMSET]].fn.set,
                      __ATOMIC_RELAXED);
     __atomic_store_n(&memcmp_ptr, functions[F_MEMCMP].variants[selected[F_MEMCMP]].fn.cmp,
@@ -189,14 +254,17 @@ static void ml_select(void)
                      functions[F_TS_MEMCMP].variants[selected[F_TS_MEMCMP]].fn.cmp,
                      __ATOMIC_RELAXED);
 
-    /* Only the thread that publishes the level queues the warning. */
+    /* Only the thread that publishes the level says what selected and
+     * queues the warning. */
     int unset = -1;
     if (__atomic_compare_exchange_n(&selected_level, &unset, (int)cap, 0,
-                                    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE) &&
-        why) {
-        warn_value = want;
-        warn_why = why;
-        __atomic_store_n(&warn_pending, 1, __ATOMIC_RELEASE);
+                                    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&selected_by, by, __ATOMIC_RELAXED);
+        if (why) {
+            warn_value = want;
+            warn_why = why;
+            __atomic_store_n(&warn_pending, 1, __ATOMIC_RELEASE);
+        }
     }
 }
 
@@ -206,7 +274,7 @@ __attribute__((constructor)) static void ml_init(void)
         __atomic_store_n(&selected_without_env, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&selected_level, -1, __ATOMIC_RELEASE);
     }
-    ml_select();
+    ml_select("constructor");
     ml_warn_flush();
 }
 
@@ -214,7 +282,7 @@ __attribute__((constructor)) static void ml_init(void)
 #define ML_FIRST(ret, name, ptr, params, args) \
     static ret name params \
     { \
-        ml_select(); \
+        ml_select("first call"); \
         ml_warn_flush(); \
         return ptr args; \
     }
@@ -229,7 +297,7 @@ ML_FIRST(int, ts_memcmp_first, ts_memcmp_ptr, (const void *a, const void *b, siz
 
 enum ml_level ml_selected_level(void)
 {
-    ml_select();
+    ml_select("query");
     return (enum ml_level)selected_level;
 }
 
@@ -280,7 +348,7 @@ static int ml_select_final(void)
 {
     if (__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED) || !ml_environ())
         return 0;
-    ml_select();
+    ml_select("resolver");
     return !__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED);
 }
 
@@ -340,7 +408,22 @@ void *ml_dispatch_resolved(const char *function)
     return NULL;
 }
 
-ML_API void *memlane_memset_explicit(void *dst, int c, size_t n)
+const char *ml_dispatch_selected_by(void)
+{
+    return __atomic_load_n(&selected_by, __ATOMIC_RELAXED);
+}
+
+/* Out of line also under link-time optimisation, which would otherwise
+ * inline it into callers in the same link (the drop-in's explicit_bzero,
+ * a program linking libmemlane.a): a wipe stays a visible call.  gcc's
+ * noipa also keeps it from being cloned per constant argument. */
+#if defined(__clang__)
+#define ML_OUT_OF_LINE __attribute__((noinline))
+#else
+#define ML_OUT_OF_LINE __attribute__((noipa))
+#endif
+
+ML_API ML_OUT_OF_LINE void *memlane_memset_explicit(void *dst, int c, size_t n)
 {
     void *r = ML_LOAD(memset_ptr)(dst, c, n);
     /* The stores above must happen even if the caller never reads dst
@@ -354,7 +437,7 @@ ML_API const char *memlane_active(const char *function)
 {
     if (!function)
         return NULL;
-    ml_select();
+    ml_select("query");
     if (ml_streq(function, "memset_explicit"))
         function = "memset";
     for (unsigned i = 0; i < F_COUNT; i++)

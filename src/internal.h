@@ -51,6 +51,11 @@ ML_HIDDEN const struct ml_function *ml_function_find(const char *name);
 ML_HIDDEN const char *ml_level_name(enum ml_level level);
 ML_HIDDEN int ml_level_from_name(const char *name);
 
+/* Whether a function's variant of this level reads around its buffers
+ * (within their pages, include/memlane.h): under valgrind the dispatcher
+ * does not select such a variant. */
+ML_HIDDEN int ml_variant_reads_around(const char *function, enum ml_level level);
+
 /* Highest level the CPU and OS support (MEMLANE_ARCH not applied). */
 ML_HIDDEN enum ml_level ml_cpu_level(void);
 /* Whether a variant of this level can run here. */
@@ -62,14 +67,21 @@ ML_HIDDEN enum ml_level ml_selected_level(void);
  * and getenv over such an array. */
 ML_HIDDEN char **ml_environ(void);
 ML_HIDDEN const char *ml_env_get(char **env, const char *name);
-/* One line on stderr from the given pieces, with write(2) (stdio may call
- * memset, which may be memlane's). */
-ML_HIDDEN void ml_warn_line(const char *const *parts, unsigned count);
+/* One line on stderr from the given pieces, in one write(2) (stdio may
+ * call memset, which may be memlane's).  parts[value_index] comes from the
+ * environment: it is cut short and its non-printable bytes escaped
+ * (src/warn.c). */
+ML_HIDDEN void ml_warn_line(const char *const *parts, unsigned count,
+                            unsigned value_index);
 /* What the IFUNC resolver of a public function ("memset", ...) bound its
  * symbol to: the selected variant, or the indirect entry point when the
  * selection was not final yet.  NULL if no resolver ran (a build without
  * IFUNC, or a symbol nobody referenced). */
 ML_HIDDEN void *ml_dispatch_resolved(const char *function);
+/* What made the selection in force: "first call" (a trampoline of the
+ * indirect entry points), "constructor", "resolver" (IFUNC) or "query"
+ * (memlane_active and the like); NULL before any selection. */
+ML_HIDDEN const char *ml_dispatch_selected_by(void);
 
 /*
  * Whether the public functions are GNU indirect functions (IFUNC, see

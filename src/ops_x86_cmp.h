@@ -17,7 +17,8 @@
  *     moves (cmov, in asm) rather than a chain of branches, since with a
  *     random mismatch position that chain is mispredicted half the time.
  *
- * Every load stays inside [p, p+n).  memcmp returns the exact difference
+ * Loads stay inside [p, p+n) except where ML_READ_AROUND allows whole
+ * vectors on the buffers' pages.  memcmp returns the exact difference
  * p[i] - q[i] of the first differing bytes (read as unsigned char), found
  * from a mask by a bit scan and read back from memory.
  *
@@ -46,6 +47,29 @@
 #else
 #define ML_INLINE_CLANG
 #endif
+
+/*
+ * Reading around the buffers.  A compare may read bytes outside [p, p+n)
+ * that lie on a 4 KiB page holding some byte of the buffer, and its
+ * result never depends on them (include/memlane.h): a whole vector can
+ * then be loaded where n is smaller, as glibc does.  Sanitizer builds
+ * compile the strictly in-bounds code instead, since their checks cannot
+ * tell such reads from bugs; under valgrind the dispatcher passes these
+ * variants over (src/dispatch.c).
+ */
+#if defined(ML_SANITIZED)
+#define ML_READ_AROUND 0
+#else
+#define ML_READ_AROUND 1
+#endif
+
+/* Whether `bytes` bytes from p and `bytes` bytes from q each stay on one
+ * 4 KiB page.  The OR of the two page offsets is at least the larger one,
+ * so this is glibc's conservative one-test form. */
+static inline int ml_in_page(const void *p, const void *q, size_t bytes)
+{
+    return (((uintptr_t)p | (uintptr_t)q) & 4095) <= 4096 - bytes;
+}
 
 /* ---- results ---- */
 
@@ -174,6 +198,23 @@ static inline uint32_t ml_ne16(const unsigned char *p, const unsigned char *q)
 {
     return (uint32_t)_mm_movemask_epi8(ml_eq16(p, q)) ^ 0xffffu;
 }
+
+#if ML_READ_AROUND
+/*
+ * 1 <= n <= 16 where a 16-byte vector from p or q would cross a page end
+ * (ml_in_page failed): the mask of differing bytes, bit i = byte i, from
+ * the 16 bytes ending at n when they stay on the page of byte n - 1 (a
+ * buffer byte), else 0 with *in_bounds set: the caller compares the
+ * bytes strictly inside the buffers.
+ */
+static inline uint32_t ml_ne_upto16_page_end(const unsigned char *p,
+                                             const unsigned char *q, size_t n,
+                                             int *in_bounds)
+{
+    *in_bounds = !ml_in_page(p + n - 16, q + n - 16, 16);
+    return *in_bounds ? 0 : ml_ne16(p + n - 16, q + n - 16) >> (16 - n);
+}
+#endif
 
 /* 16 <= n <= 32: head and tail vector, bit i = byte i. */
 static inline uint32_t ml_ne16_head_tail(const unsigned char *p, const unsigned char *q,

@@ -160,8 +160,51 @@ static void alignment(const struct impl *im)
     case_end();
 }
 
+/*
+ * The bytes around the buffers never decide (a compare may read them when
+ * they are on the buffers' pages, include/memlane.h): every byte of the
+ * two pages each buffer may touch is random and independent between a and
+ * b, at offsets near both ends of a page and in both guarded mappings'
+ * first and last pages, so that a guard page follows or precedes.
+ */
+static void around(const struct impl *im)
+{
+    static const size_t offs[] = {0, 1, 17, 32, 2000, 4031, 4063, 4064, 4080, 4095};
+    static const size_t offs_b[] = {0, 5, 4070, 4095};
+    const size_t nb = sizeof offs_b / sizeof offs_b[0];
+    case_begin("around/pages", im);
+    for (size_t n = 0; n <= 300 && !case_failed(); n += n < 80 ? 1 : 7)
+        for (int end = 0; end < 2; end++) {
+            /* end: the mappings' last two pages, the buffers ending at most
+             * 4095 bytes before the guard page */
+            unsigned char *pa = end ? g_a.hi - 8192 : g_a.lo;
+            unsigned char *pb = end ? g_b.hi - 8192 : g_b.lo;
+            rnd_fill(pa, 8192);
+            rnd_fill(pb, 8192);
+            for (size_t i = 0; i < sizeof offs / sizeof offs[0]; i++)
+                for (size_t j = 0; j < nb; j++) {
+                    size_t oa = end ? 8192 - n - offs[i] % (8193 - n) : offs[i];
+                    size_t ob = end ? 8192 - n - offs_b[j] % (8193 - n) : offs_b[j];
+                    unsigned char *a = pa + oa, *b = pb + ob;
+                    memcpy(b, a, n);
+                    check(im, a, b, n, -1, "equal, random pages around");
+                    if (n) {
+                        size_t k = (size_t)(rnd() % n);
+                        b[k] = (unsigned char)~a[k];
+                        check(im, a, b, n, (long)k, "one diff, random pages around");
+                        check(im, b, a, n, (long)k, "one diff, random pages around");
+                        b[n - 1] = (unsigned char)~a[n - 1];
+                        check(im, a, b, n, (long)k, "diffs, random pages around");
+                    }
+                    rnd_fill(b, n); /* b's page random again */
+                }
+        }
+    case_end();
+}
+
 void suite_cmp(const struct impl *im)
 {
+    around(im);
     lengths(im);
     mismatch(im, 0);
     mismatch(im, 1);

@@ -39,6 +39,29 @@ static inline __m256i xor4(const unsigned char *p, const unsigned char *q, size_
         _mm256_or_si256(ml_xor32(p + o2, q + o2), ml_xor32(p + o3, q + o3)));
 }
 
+/* 1 <= n <= 32 strictly inside the buffers: whole dwords by a masked
+ * load, the last 1-3 bytes by byte loads. */
+static inline int upto32_in_bounds(const unsigned char *p, const unsigned char *q,
+                                   size_t n)
+{
+    size_t j0, j1, last;
+    ml_upto32_tail_at(n, &j0, &j1, &last);
+    unsigned tail = (p[j0] ^ q[j0]) | (p[j1] ^ q[j1]) | (p[last] ^ q[last]);
+    return ml_any32(ml_upto32_dword_xor(p, q, n)) | (tail != 0);
+}
+
+#if ML_READ_AROUND
+/* Where a vector from p or q would cross a page end: the 32 bytes ending
+ * at n if they stay on their page, else in bounds (see memcmp/avx2.c). */
+static __attribute__((noinline, cold)) int
+upto32_page_end(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    if (ml_in_page(p + n - 32, q + n - 32, 32))
+        return (ml_ne32(p + n - 32, q + n - 32) >> (32 - n)) != 0;
+    return upto32_in_bounds(p, q, n);
+}
+#endif
+
 __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
@@ -46,10 +69,14 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
     if (n <= 32) {
         if (n == 0)
             return 0;
-        size_t j0, j1, last;
-        ml_upto32_tail_at(n, &j0, &j1, &last);
-        unsigned tail = (p[j0] ^ q[j0]) | (p[j1] ^ q[j1]) | (p[last] ^ q[last]);
-        return ml_any32(ml_upto32_dword_xor(p, q, n)) | (tail != 0);
+#if ML_READ_AROUND
+        /* One whole vector when both stay on their page (see memcmp). */
+        if (ML_LIKELY(ml_in_page(p, q, 32)))
+            return _bzhi_u32(ml_ne32(p, q), (unsigned)n) != 0;
+        return upto32_page_end(p, q, n);
+#else
+        return upto32_in_bounds(p, q, n);
+#endif
     }
     if (n <= 128) {
         /* 33..128 as one class, no branch on n: vectors at 0, min(32,

@@ -28,12 +28,33 @@ static inline __m128i eq16x4_aligned_p(const unsigned char *p, const unsigned ch
 
 static inline int differ(__m128i e) { return _mm_movemask_epi8(e) != 0xffff; }
 
+#if ML_READ_AROUND
+/* 1 <= n <= 16 near a page end (see ml_ne_upto16_page_end); cold. */
+static __attribute__((noinline, cold)) int
+upto16_page_end(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    int in_bounds;
+    uint32_t m = ml_ne_upto16_page_end(p, q, n, &in_bounds);
+    return in_bounds ? ml_bcmp_upto16(p, q, n) : m != 0;
+}
+#endif
+
 __attribute__((aligned(64))) int memlane_bcmp_sse2(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
 
-    if (n <= 16)
+    if (n <= 16) {
+#if ML_READ_AROUND
+        /* One whole vector when both stay on their page (see memcmp). */
+        if (n == 0)
+            return 0;
+        if (ML_LIKELY(ml_in_page(p, q, 16)))
+            return (ml_ne16(p, q) & ((1u << n) - 1)) != 0;
+        return upto16_page_end(p, q, n);
+#else
         return ml_bcmp_upto16(p, q, n);
+#endif
+    }
     if (n <= 32)
         return differ(_mm_and_si128(ml_eq16(p, q), ml_eq16(p + n - 16, q + n - 16)));
     if (n <= 64)

@@ -39,6 +39,23 @@ static __attribute__((noinline, cold)) int diff_in128(const unsigned char *p,
     return ml_diff_at(p, q, at);
 }
 
+#if ML_READ_AROUND
+/* 1 <= n <= 32 where a vector from p or q would cross a page end: the 32
+ * bytes ending at n when they stay on the page of byte n - 1 (a buffer
+ * byte), else the masked in-bounds path.  Out of line and cold: the
+ * OR-test of ml_in_page sends 1.5 % of random addresses here. */
+static __attribute__((noinline, cold)) int
+upto32_page_end(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    uint32_t m;
+    if (ml_in_page(p + n - 32, q + n - 32, 32))
+        m = ml_ne32(p + n - 32, q + n - 32) >> (32 - n);
+    else
+        m = ml_ne_upto32_masked(p, q, n);
+    return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
+}
+#endif
+
 static inline int same128(const unsigned char *p, const unsigned char *q, size_t o)
 {
     __m256i all = _mm256_and_si256(
@@ -56,12 +73,26 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
     if (n <= 32) {
         if (n == 0)
             return 0;
+#if ML_READ_AROUND
+        /* One whole vector when both stay on their page, the bits from n
+         * on cleared (as glibc): the bytes read around never count. */
+        if (ML_LIKELY(ml_in_page(p, q, 32))) {
+            uint32_t m = _bzhi_u32(ml_ne32(p, q), (unsigned)n);
+            return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
+        }
+        return upto32_page_end(p, q, n);
+#else
         uint32_t m = ml_ne_upto32_masked(p, q, n);
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
+#endif
     }
     if (n <= 64) {
-        uint64_t m = ml_ne32_head_tail(p, q, n);
-        return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
+        /* Head and tail tested at once; the mask only if they differ. */
+        __m256i e0 = ml_eq32(p, q), e1 = ml_eq32(p + n - 32, q + n - 32);
+        if (ML_LIKELY(ne_of(_mm256_and_si256(e0, e1)) == 0))
+            return 0;
+        uint64_t m = ne_of(e0) | (uint64_t)ne_of(e1) << (n - 32);
+        return ml_diff_at(p, q, ml_ctz64(m));
     }
     /* The first vectors one by one: inputs that differ early leave here
      * after reading little. */

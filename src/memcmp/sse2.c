@@ -55,6 +55,19 @@ static inline ML_INLINE_CLANG int differ_at4(const unsigned char *p,
     return 1;
 }
 
+#if ML_READ_AROUND
+/* 1 <= n <= 16 near a page end (see ml_ne_upto16_page_end); cold. */
+static __attribute__((noinline, cold)) int
+upto16_page_end(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    int in_bounds;
+    uint32_t m = ml_ne_upto16_page_end(p, q, n, &in_bounds);
+    if (in_bounds)
+        return ml_memcmp_upto16(p, q, n);
+    return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
+}
+#endif
+
 __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *b,
                                                      size_t n)
 {
@@ -63,8 +76,21 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
     /* The hints only steer gcc's block order: with them 8-16 B keep the
      * old code's cost and 17-64 B take no extra jump (without them 8-16 B
      * cost 2 core cycles more on Zen 4; 1-3 B now cost 1 more). */
-    if (ML_UNLIKELY(n <= 16))
+    if (ML_UNLIKELY(n <= 16)) {
+#if ML_READ_AROUND
+        /* One whole vector when both stay on their page; the bits from n
+         * on cleared, so the bytes read around never count. */
+        if (n == 0)
+            return 0;
+        if (ML_LIKELY(ml_in_page(p, q, 16))) {
+            uint32_t m = ml_ne16(p, q) & ((1u << n) - 1);
+            return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
+        }
+        return upto16_page_end(p, q, n);
+#else
         return ml_memcmp_upto16(p, q, n);
+#endif
+    }
     if (ML_LIKELY(n <= 32)) {
         uint32_t m = ml_ne16_head_tail(p, q, n);
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;

@@ -8,8 +8,8 @@
  *   > 128             4 unaligned xmm at d, aligned loop of 4 xmm, then
  *                     4 unaligned xmm ending at d+n (no remainder branch)
  *                     rep stosb / non-temporal above the tunables
- * Measured against glibc 2.36's __memset_sse2_unaligned_erms (README,
- * "Against glibc's same-level code", memset-ab): mls_head4_loop_tail4
+ * Measured against glibc 2.36's __memset_sse2_unaligned_erms (docs/memset.md,
+ * memset-ab): mls_head4_loop_tail4
  * instead of mls_loop_and_tail (0-3 remainder stores behind three
  * branches) took sizes uniform in 129-512 from 0.68x glibc's speed to
  * 0.99x, Uniform512 0.70 -> 0.95x, Mid 0.98 -> 1.08x; starting the

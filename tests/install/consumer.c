@@ -67,6 +67,15 @@ int main(void)
     check(memlane_timingsafe_memcmp(a, b, 200) == 0, "timingsafe_memcmp 0");
     check(memlane_active("nonesuch") == NULL, "active(unknown) is NULL");
 
+    /* The installed header and library are the same release, and the
+     * version string is made of the three numbers. */
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", MEMLANE_VERSION_MAJOR, MEMLANE_VERSION_MINOR,
+             MEMLANE_VERSION_PATCH);
+    check(strcmp(want, MEMLANE_VERSION_STRING) == 0, "MEMLANE_VERSION_STRING");
+    check(strcmp(memlane_version(), MEMLANE_VERSION_STRING) == 0, "memlane_version()");
+    printf("version %s\n", memlane_version());
+
     const char *v = memlane_active("memset");
     check(v != NULL, "active(memset)");
     printf("memset variant %s\n", v ? v : "(null)");

@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# ab: a memlane function's variants against libc, each in a process of its
+# own next to libc, at several code placements, everything in shared
+# libraries.
+#   run.sh OUTDIR "CC CFLAGS" FUNC MODE DATA IMPL...   (see ab.c)
+# Builds OUTDIR/libab<pad>.so from every variant file of every function
+# (a copy of src/ whose ML_HIDDEN is empty, so the variants are exported;
+# a trial copy such as src/memcmp/avx2x.c defining memlane_memcmp_avx2x
+# comes along) plus probes.c, once per placement: an unused block of
+# pad KiB + pad * 64 + 1 bytes linked first shifts every variant.
+# Environment (mk/ab.mk sets the first four from the Makefile):
+#   AB_FLAGS_sse2, AB_FLAGS_avx2, AB_FLAGS_avx512  each level's target flags
+#   AB_FLAGS_cmp512  extra flags of src/{memcmp,bcmp}/avx512*.c
+#   AB_PADS     placements (default "0 1 2 3")
+#   AB_RUN      how to run the harness (default "setarch -R taskset -c 1":
+#               no address randomisation, so a placement is one layout; "true"
+#               builds only)
+#   AB_GLIBC    default | avx2 | sse2: glibc's code at that level through
+#               GLIBC_TUNABLES (default: as the environment says)
+#   AB_FORMAT   table (default) | speed (memset-ab's old layout: per row
+#               the libc/impl speed ratio of each placement)
+# $cc, $isa and $objs are word lists on purpose (compiler + flags, files).
+# shellcheck disable=SC2086
+set -eu
+out=$1 cc=$2 func=$3 mode=$4 data=$5
+shift 5
+here=$(dirname "$0")
+: "${AB_FLAGS_sse2:?run by make (mk/ab.mk)}" "${AB_FLAGS_avx2:?}" "${AB_FLAGS_avx512:?}"
+pads=${AB_PADS:-0 1 2 3}
+mkdir -p "$out"
+rm -rf "$out/src" && cp -r src "$out/src"
+sed -i 's/^#define ML_HIDDEN .*/#define ML_HIDDEN/' "$out/src/internal.h"
+grep -q '^#define ML_HIDDEN$' "$out/src/internal.h" || { echo "run.sh: ML_HIDDEN not found" >&2; exit 1; }
+$cc "$here/ab.c" -ldl -lm -o "$out/ab"
+# Each variant with its level's flags, as the Makefile builds it.
+objs=
+for f in "$out"/src/memset/*.c "$out"/src/memcmp/*.c "$out"/src/bcmp/*.c \
+    "$out"/src/timingsafe_bcmp/*.c "$out"/src/timingsafe_memcmp/*.c \
+    "$out/src/tunables.c" "$out/src/cpu.c" "$out/src/env.c" "$out/src/warn.c" \
+    "$here/probes.c"; do
+    dir=$(basename "$(dirname "$f")")
+    case $(basename "$f" .c) in
+    sse2*) isa=$AB_FLAGS_sse2 ;;
+    avx2*) isa=$AB_FLAGS_avx2 ;;
+    avx512* | probes) isa=$AB_FLAGS_avx512 ;;
+    *) isa= ;;
+    esac
+    case $dir/$(basename "$f") in
+    memcmp/avx512*.c | bcmp/avx512*.c) isa="$isa ${AB_FLAGS_cmp512:-}" ;;
+    esac
+    o="$out/$dir-$(basename "$f" .c).o"
+    $cc -fPIC $isa -Iinclude -I"$out/src" -c "$f" -o "$o"
+    objs="$objs $o"
+done
+# The libraries first, outside the measuring pipeline, so that a failed
+# build stops the script (set -e does not see into a pipeline).  -z defs:
+# a symbol missing from $objs fails here, also in `make test`, which
+# builds the libraries but does not run the harness.
+for pad in $pads; do
+    printf '__asm__(".text\\n.globl ab_pad\\nab_pad: .fill %d, 1, 0x90\\nret\\n");\n' \
+        $((pad * 1024 + pad * 64 + 1)) > "$out/pad.c"
+    $cc -fPIC -c "$out/pad.c" -o "$out/pad.o"
+    $cc -shared -Wl,-z,defs -o "$out/libab$pad.so" "$out/pad.o" $objs
+done
+case ${AB_GLIBC:-} in
+'') ;;
+default) unset GLIBC_TUNABLES ;;
+avx2) export GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW ;;
+sse2) export GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-AVX512F,-AVX512VL,-AVX512BW ;;
+*) echo "run.sh: AB_GLIBC is default, avx2 or sse2" >&2; exit 2 ;;
+esac
+run=${AB_RUN:-setarch -R taskset -c 1}
+# Every placement, every implementation next to libc: lines
+# "impl pad row libc-ticks impl-ticks", then per implementation and row
+# the ticks (medians over the placements) and the time ratios.
+for pad in $pads; do
+    for impl in "$@"; do
+        $run "$out/ab" "$out/libab$pad.so" "$func" "$mode" "$data" libc "$impl" |
+            awk -v impl="$impl" -v pad="$pad" -v first="${pads%% *}" '
+                /^# libc:/ { if (pad == first) print "#", $3; next }
+                $1 != "size" && $1 != "dist" { print impl, pad, $1, $2, $3 }'
+    done
+done | awk -v fmt="${AB_FORMAT:-table}" -v func="$func" -v mode="$mode" -v data="$data" \
+    -v tun="${GLIBC_TUNABLES:-}" -v pads="$pads" '
+    function med(s,    v, n, i, j, x) {
+        n = split(s, v, " ")
+        for (i = 2; i <= n; i++)        # insertion sort, n is small
+            for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+        lo = v[1]; hi = v[n]
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    $1 == "#" { libc = $2; next }
+    {
+        key = $1 " " $3
+        if (!(key in tl)) order[nk++] = key
+        tl[key] = tl[key] " " $4; ti[key] = ti[key] " " $5
+        rt[key] = rt[key] " " ($4 > 0 ? $5 / $4 : 0)
+        sp[key] = sp[key] sprintf(" %.2f", $5 > 0 ? $4 / $5 : 0)
+    }
+    END {
+        if (fmt == "speed") {
+            for (i = 0; i < nk; i++) print order[i] ":" sp[order[i]]
+            exit
+        }
+        printf "# %s %s %s, libc: %s%s; placements (pads): %s\n", func, mode, data, libc,
+            tun != "" ? " (GLIBC_TUNABLES=" tun ")" : "", pads
+        print "# ticks: median over placements of each process median (TSC ticks a call);"
+        print "# ratio: impl time / libc time, median over placements [min max];"
+        print "# \"!\": fixed size > 1.00 and > 0.3 ticks slower, random sizes > 0.95"
+        printf "%-10s %-10s %9s %9s %6s  %s\n", "impl", "row", "libc", "impl", "ratio", "[min max]"
+        for (i = 0; i < nk; i++) {
+            k = order[i]; split(k, kv, " ")
+            a = med(tl[k]); b = med(ti[k]); r = med(rt[k])
+            dist = kv[2] !~ /^[0-9]+$/
+            bad = dist ? r > 0.955 : (r > 1.005 && b - a > 0.3)
+            printf "%-10s %-10s %9.2f %9.2f %6.3f  [%.3f %.3f]%s\n", kv[1], kv[2], a, b, r,
+                lo, hi, bad ? " !" : ""
+        }
+    }'
