@@ -8,7 +8,11 @@
 # (a copy of src/ whose ML_HIDDEN is empty, so the variants are exported;
 # a trial copy such as src/memcmp/avx2x.c defining memlane_memcmp_avx2x
 # comes along) plus probes.c, once per placement: an unused block of
-# pad KiB + pad * 64 + 1 bytes linked first shifts every variant.
+# pad KiB + pad * 80 + 1 bytes linked first shifts every variant that is
+# not aligned itself (memcmp's and bcmp's are): code aligned to 16 bytes
+# moves by 16 bytes modulo 64 from one placement to the next, 64-aligned
+# code by 64 bytes and more.  The timing-safe variants and AB_EXTRA_OBJS
+# come right after it, ahead of the aligned functions.
 # Environment (mk/ab.mk sets the first four from the Makefile):
 #   AB_FLAGS_sse2, AB_FLAGS_avx2, AB_FLAGS_avx512  each level's target flags
 #   AB_FLAGS_cmp512  extra flags of src/{memcmp,bcmp}/avx512*.c
@@ -20,6 +24,10 @@
 #               GLIBC_TUNABLES (default: as the environment says)
 #   AB_FORMAT   table (default) | speed (memset-ab's old layout: per row
 #               the libc/impl speed ratio of each placement)
+#   AB_EXTRA_OBJS  more object files (PIC) linked into every library, e.g.
+#               another project's implementation assembled outside the tree
+#               as memlane_<FUNC>_<name>, so that IMPL <name> measures it
+#               at the same placements
 # $cc, $isa and $objs are word lists on purpose (compiler + flags, files).
 # shellcheck disable=SC2086
 set -eu
@@ -35,8 +43,8 @@ grep -q '^#define ML_HIDDEN$' "$out/src/internal.h" || { echo "run.sh: ML_HIDDEN
 $cc "$here/ab.c" -ldl -lm -o "$out/ab"
 # Each variant with its level's flags, as the Makefile builds it.
 objs=
-for f in "$out"/src/memset/*.c "$out"/src/memcmp/*.c "$out"/src/bcmp/*.c \
-    "$out"/src/timingsafe_bcmp/*.c "$out"/src/timingsafe_memcmp/*.c \
+for f in "$out"/src/timingsafe_bcmp/*.c "$out"/src/timingsafe_memcmp/*.c \
+    "$out"/src/memset/*.c "$out"/src/memcmp/*.c "$out"/src/bcmp/*.c \
     "$out/src/tunables.c" "$out/src/cpu.c" "$out/src/env.c" "$out/src/warn.c" \
     "$here/probes.c"; do
     dir=$(basename "$(dirname "$f")")
@@ -59,9 +67,9 @@ done
 # builds the libraries but does not run the harness.
 for pad in $pads; do
     printf '__asm__(".text\\n.globl ab_pad\\nab_pad: .fill %d, 1, 0x90\\nret\\n");\n' \
-        $((pad * 1024 + pad * 64 + 1)) > "$out/pad.c"
+        $((pad * 1024 + pad * 80 + 1)) > "$out/pad.c"
     $cc -fPIC -c "$out/pad.c" -o "$out/pad.o"
-    $cc -shared -Wl,-z,defs -o "$out/libab$pad.so" "$out/pad.o" $objs
+    $cc -shared -Wl,-z,defs -o "$out/libab$pad.so" "$out/pad.o" ${AB_EXTRA_OBJS:-} $objs
 done
 case ${AB_GLIBC:-} in
 '') ;;
