@@ -59,24 +59,6 @@ static inline __attribute__((__always_inline__)) uint64_t ml_ct_nonzero_bytes(ui
 }
 
 /*
- * Sign of memcmp over the bytes of two little-endian words: -1, 0 or 1,
- * returned as a 64-bit two's complement value.  The first (lowest) byte
- * that differs decides; keeping only the bytes up to and including it
- * and comparing the words as integers gives its order, since the lower
- * bytes are equal.
- */
-static inline __attribute__((__always_inline__)) uint64_t ml_ct_cmp_words_le(uint64_t x,
-                                                                             uint64_t y)
-{
-    uint64_t hi = ml_ct_nonzero_bytes(x ^ y);
-    uint64_t first = hi & (0 - hi);      /* bit 8k+7 of first diff */
-    uint64_t keep = first | (first - 1); /* bytes 0..k */
-    uint64_t differ = ml_ct_mask_nonzero(hi);
-    uint64_t lt = ml_ct_lt(x & keep, y & keep);
-    return (1 - 2 * lt) & differ;
-}
-
-/*
  * Words in memcmp's order: the bytes as a big-endian integer, so that the
  * unsigned order of two words is memcmp's order of their bytes.  The
  * barrier keeps the loads apart from the byte swap: with -mmovbe compilers
@@ -88,25 +70,21 @@ static inline __attribute__((__always_inline__)) uint64_t ml_ct_load64be(const u
 }
 
 /* The big-endian word of p[0..n), 1 <= n <= 8, composed of its first and
- * last 4 bytes (from 4), 2 bytes (2 and 3) or p[0]: repeated bytes keep
- * the first difference first, as in ml_load_upto8le.  Control flow
+ * last 4 bytes from 4, else of p[0], p[n / 2] and p[n - 1] (all of them
+ * for n = 3, p[1] twice for 2, p[0] three times for 1): repeated bytes
+ * keep the first difference first, as in ml_load_upto8le.  Control flow
  * depends on n only. */
 static inline __attribute__((__always_inline__)) uint64_t
 ml_ct_load_upto8be(const unsigned char *p, size_t n)
 {
+    if (n >= 4) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    if (n >= 4)
         return (uint64_t)ml_load32(p) << 32 | ml_load32(p + n - 4);
-    if (n >= 2)
-        return (uint64_t)ml_load16(p) << 16 | ml_load16(p + n - 2);
 #else
-    if (n >= 4)
         return ml_be64(ml_ct_barrier(ml_load32(p) | (uint64_t)ml_load32(p + n - 4) << 32));
-    if (n >= 2)
-        return ml_be32((uint32_t)ml_ct_barrier(ml_load16(p) | (uint32_t)ml_load16(p + n - 2)
-                                                                  << 16));
 #endif
-    return p[0];
+    }
+    return (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 | p[n - 1];
 }
 
 /* -1, 0, 1 as x <, ==, > y (unsigned), in portable C. */

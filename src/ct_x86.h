@@ -69,21 +69,10 @@ ML_CT_INLINE int64_t ml_ct_sign_gl64(uint64_t g, uint64_t l)
 }
 
 /*
- * (*d, *l) = (d_new, l_new) if cond != 0, else unchanged: test + two
- * cmovnz.  Inline assembly because C gives no guarantee here: compilers
- * may compile ?: to a branch, and the and/andn/or form costs three times
- * the instructions in the loops that select once per 64 bytes.
+ * *d = d_new if cond != 0, else unchanged: test + cmovnz.  Inline
+ * assembly because C gives no guarantee here: compilers may compile ?: to
+ * a branch, and the and/andn/or form costs three times the instructions.
  */
-ML_CT_INLINE void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new, uint64_t *l,
-                                 uint64_t l_new)
-{
-    __asm__("test %2, %2\n\tcmovnz %3, %0\n\tcmovnz %4, %1"
-            : "+r"(*d), "+r"(*l)
-            : "r"(cond), "r"(d_new), "r"(l_new)
-            : "cc");
-}
-
-/* *d = d_new if cond != 0, else unchanged (test + cmovnz, as above). */
 ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
 {
     __asm__("test %1, %1\n\tcmovnz %2, %0" : "+r"(*d) : "r"(cond), "r"(d_new) : "cc");
@@ -157,6 +146,20 @@ ML_CT_INLINE int ml_ct_cmp64(uint64_t x, uint64_t y)
             : "cc");
     return (int)r;
 }
+/* The same for the sizes below 4, as its own code: gcc otherwise merges
+ * the two identical tails, and the jump between them cost a cycle. */
+ML_CT_INLINE int ml_ct_cmp64_upto3(uint64_t x, uint64_t y)
+{
+    uint64_t r;
+    __asm__("sub %2, %1\n\t"
+            "sbb %0, %0\n\t"
+            "neg %1\n\t"
+            "adc %0, %0  # n < 4"
+            : "=&r"(r), "+r"(x)
+            : "r"(y)
+            : "cc");
+    return (int)r;
+}
 ML_CT_INLINE int ml_ct_cmp128(uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1)
 {
     uint64_t r;
@@ -171,92 +174,115 @@ ML_CT_INLINE int ml_ct_cmp128(uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1
             : "cc");
     return (int)r;
 }
-ML_CT_INLINE int ml_ct_cmp256(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3,
-                              uint64_t y0, uint64_t y1, uint64_t y2, uint64_t y3)
+
+/*
+ * Scalar timingsafe_memcmp over 16-byte blocks, walked from the end of
+ * the buffers to the start (the selection FreeBSD's amd64
+ * timingsafe_memcmp makes walking forwards, without its loop-carried
+ * compare).  A block's first differing word pair is its first word pair if
+ * that differs, else its second (cmp, then two cmove with memory
+ * operands).  ml_ct_first16 starts the kept pair (*ka, *kb) there;
+ * ml_ct_pick16 replaces it when that pair differs.  Walking backwards, the
+ * block picked last that differs is the first that does, so the kept pair
+ * ends as the first differing word pair, or an equal pair.  cmov is inline
+ * assembly: C does not promise that ?: stays branch-free.
+ */
+ML_CT_INLINE void ml_ct_first16(const unsigned char *p, const unsigned char *q, uint64_t *ka,
+                                uint64_t *kb)
 {
-    uint64_t r;
-    __asm__("sub %8, %4\n\t"
-            "sbb %7, %3\n\t"
-            "sbb %6, %2\n\t"
-            "sbb %5, %1\n\t"
-            "sbb %0, %0\n\t"
-            "or %4, %3\n\t"
-            "or %2, %1\n\t"
-            "or %3, %1\n\t"
-            "neg %1\n\t"
-            "adc %0, %0"
-            : "=&r"(r), "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)
-            : "r"(y0), "r"(y1), "r"(y2), "r"(y3)
+    __asm__("mov %[p0], %[a]\n\t"
+            "mov %[q0], %[b]\n\t"
+            "cmp %[a], %[b]\n\t"
+            "cmove %[p1], %[a]\n\t"
+            "cmove %[q1], %[b]"
+            : [a] "=&r"(*ka), [b] "=&r"(*kb)
+            : [p0] "m"(*(const uint64_t *)(const void *)p),
+              [q0] "m"(*(const uint64_t *)(const void *)q),
+              [p1] "m"(*(const uint64_t *)(const void *)(p + 8)),
+              [q1] "m"(*(const uint64_t *)(const void *)(q + 8))
             : "cc");
-    return (int)r;
+}
+ML_CT_INLINE void ml_ct_pick16(const unsigned char *p, const unsigned char *q, uint64_t *ka,
+                               uint64_t *kb)
+{
+    uint64_t a, b;
+    __asm__("mov %[p0], %[a]\n\t"
+            "mov %[q0], %[b]\n\t"
+            "cmp %[a], %[b]\n\t"
+            "cmove %[p1], %[a]\n\t"
+            "cmove %[q1], %[b]\n\t"
+            "cmp %[a], %[b]\n\t"
+            "cmovne %[a], %[ka]\n\t"
+            "cmovne %[b], %[kb]"
+            : [ka] "+r"(*ka), [kb] "+r"(*kb), [a] "=&r"(a), [b] "=&r"(b)
+            : [p0] "m"(*(const uint64_t *)(const void *)p),
+              [q0] "m"(*(const uint64_t *)(const void *)q),
+              [p1] "m"(*(const uint64_t *)(const void *)(p + 8)),
+              [q1] "m"(*(const uint64_t *)(const void *)(q + 8))
+            : "cc");
 }
 
-/* Sign of memcmp for n <= 32, in general-purpose registers only: the
- * first and last 16 bytes from 17, the first and last 8 from 9, one word
- * below (composed sequences: when the head is equal, the repeated bytes of
- * the tail are equal too, so the first difference of the composition is
- * the true one). */
-ML_CT_INLINE int ml_ct_memcmp_upto32_scalar(const unsigned char *p, const unsigned char *q,
-                                            size_t n)
+/* ml_ct_pick16 over the four blocks of 64 bytes, from the last. */
+ML_CT_INLINE void ml_ct_pick64(const unsigned char *p, const unsigned char *q, uint64_t *ka,
+                               uint64_t *kb)
 {
-    if (n > 16)
-        return ml_ct_cmp256(ml_ct_load64be(p), ml_ct_load64be(p + 8),
-                            ml_ct_load64be(p + n - 16), ml_ct_load64be(p + n - 8),
-                            ml_ct_load64be(q), ml_ct_load64be(q + 8),
-                            ml_ct_load64be(q + n - 16), ml_ct_load64be(q + n - 8));
+    ml_ct_pick16(p + 48, q + 48, ka, kb);
+    ml_ct_pick16(p + 32, q + 32, ka, kb);
+    ml_ct_pick16(p + 16, q + 16, ka, kb);
+    ml_ct_pick16(p, q, ka, kb);
+}
+
+/* Sign of memcmp for n <= 16 in general-purpose registers: the first and
+ * last 8 bytes from 9, the first and last 4 from 4 (composed sequences:
+ * when the head is equal, the repeated bytes of the tail are equal too, so
+ * the first difference of the composition is the true one), p[0], p[n/2]
+ * and p[n-1] below.  Branches on n only, as few as FreeBSD's: two from 9
+ * bytes (with the caller's n <= 16), three from 4, four below. */
+ML_CT_INLINE int ml_ct_memcmp_upto16(const unsigned char *p, const unsigned char *q, size_t n)
+{
     if (n > 8)
         return ml_ct_cmp128(ml_ct_load64be(p), ml_ct_load64be(p + n - 8), ml_ct_load64be(q),
                             ml_ct_load64be(q + n - 8));
+    if (n >= 4)
+        return ml_ct_cmp64(ml_ct_load_upto8be(p, n), ml_ct_load_upto8be(q, n));
     if (n == 0)
         return 0;
-    return ml_ct_cmp64(ml_ct_load_upto8be(p, n), ml_ct_load_upto8be(q, n));
+    return ml_ct_cmp64_upto3(ml_ct_load_upto8be(p, n), ml_ct_load_upto8be(q, n));
 }
 
 /*
- * Sign of memcmp for 1 <= n <= 32 with SSE2 only, shared by the sse2 and
- * avx2 variants: scalar words below 8 bytes; one 16-byte vector composed
- * of the first and last 8 bytes up to 16; the first and last 16 bytes up
- * to 32 (composed sequences give the true first difference: when the head
- * is equal, the repeated bytes of the tail are equal too).  "Equal" and
- * "less or equal" bit-sets come from pcmpeqb/pmaxub and pmovmskb.
+ * Sign of memcmp for n > 16 over 16-byte blocks, as few as cover n: the
+ * last block, then up to 64 bytes the blocks before it, the lowest at 0;
+ * above, the blocks before it down to the last multiple of 64 below n,
+ * then the 64-byte groups below that, from the end, each group's blocks
+ * from its end.  Every block picked after one that holds the first
+ * difference holds it too or ends before it, so the last differing pick
+ * has it as its first difference.  Control flow and addresses depend on
+ * n only.
  */
-ML_CT_INLINE uint64_t ml_ct_eq_bits16(__m128i a, __m128i b)
+ML_CT_INLINE int ml_ct_memcmp_blocks(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
-}
-ML_CT_INLINE uint64_t ml_ct_le_bits16(__m128i a, __m128i b)
-{
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, b), b));
-}
-ML_CT_INLINE int ml_ct_memcmp_upto32_sse2(const unsigned char *p, const unsigned char *q,
-                                          size_t n)
-{
-    if (n < 8)
-        return (int)(int64_t)ml_ct_cmp_words_le(ml_load_upto8le(p, n),
-                                                ml_load_upto8le(q, n));
-    __m128i a0, a1, b0, b1;
-    if (n <= 16) {
-        /* movq + punpcklqdq; the barrier keeps gcc from making the pair a
-         * floating-point movhps (clang, after it, would load with a
-         * floating-point movsd instead). */
-        a1 = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
-        b1 = _mm_loadl_epi64((const __m128i *)(const void *)(q + n - 8));
-#if !defined(__clang__)
-        ML_CT_VBARRIER(a1);
-        ML_CT_VBARRIER(b1);
-#endif
-        a0 = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p), a1);
-        b0 = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)q), b1);
-        return (int)ml_ct_sign_of_masks(ml_ct_eq_bits16(a0, b0) ^ 0xffff,
-                                        ml_ct_le_bits16(a0, b0));
+    uint64_t ka, kb;
+    ml_ct_first16(p + n - 16, q + n - 16, &ka, &kb);
+    if (n <= 64) {
+        if (n > 32)
+            ml_ct_pick16(p + n - 32, q + n - 32, &ka, &kb);
+        if (n > 48)
+            ml_ct_pick16(p + n - 48, q + n - 48, &ka, &kb);
+        ml_ct_pick16(p, q, &ka, &kb);
+    } else {
+        size_t rest = ((n - 1) & 63) + 1; /* bytes above the last multiple of 64 below n */
+        if (rest > 16)
+            ml_ct_pick16(p + n - 32, q + n - 32, &ka, &kb);
+        if (rest > 32)
+            ml_ct_pick16(p + n - 48, q + n - 48, &ka, &kb);
+        if (rest > 48)
+            ml_ct_pick16(p + n - 64, q + n - 64, &ka, &kb);
+        for (size_t off = 64 * ((n - 1) / 64); off -= 64;)
+            ml_ct_pick64(p + off, q + off, &ka, &kb);
+        ml_ct_pick64(p, q, &ka, &kb); /* out of the loop: no loop up to 128 bytes */
     }
-    a0 = _mm_loadu_si128((const __m128i *)(const void *)p);
-    a1 = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
-    b0 = _mm_loadu_si128((const __m128i *)(const void *)q);
-    b1 = _mm_loadu_si128((const __m128i *)(const void *)(q + n - 16));
-    uint64_t eq = ml_ct_eq_bits16(a0, b0) | ml_ct_eq_bits16(a1, b1) << 16;
-    uint64_t le = ml_ct_le_bits16(a0, b0) | ml_ct_le_bits16(a1, b1) << 16;
-    return (int)ml_ct_sign_of_masks(eq ^ 0xffffffffu, le);
+    return ml_ct_cmp64(ml_be64(ka), ml_be64(kb));
 }
 
 #endif /* MEMLANE_CT_X86_H */

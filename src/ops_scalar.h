@@ -75,18 +75,10 @@ static inline __attribute__((__always_inline__)) uint64_t ml_be64(uint64_t v)
 {
     return v;
 }
-static inline __attribute__((__always_inline__)) uint32_t ml_be32(uint32_t v)
-{
-    return v;
-}
 #else
 static inline __attribute__((__always_inline__)) uint64_t ml_be64(uint64_t v)
 {
     return __builtin_bswap64(v);
-}
-static inline __attribute__((__always_inline__)) uint32_t ml_be32(uint32_t v)
-{
-    return __builtin_bswap32(v);
 }
 #endif
 

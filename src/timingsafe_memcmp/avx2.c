@@ -60,8 +60,10 @@ int memlane_timingsafe_memcmp_avx2(const void *pa, const void *pb, size_t n)
     const unsigned char *p = pa, *q = pb;
     uint64_t eq, le;
 
+    if (__builtin_expect(n <= 16, 1))
+        return ml_ct_memcmp_upto16(p, q, n);
     if (n <= 32)
-        return ml_ct_memcmp_upto32_scalar(p, q, n);
+        return ml_ct_memcmp_blocks(p, q, n);
     if (n <= 64) {
         piece(p, q, n - 32, &eq, &le);
         return (int)ml_ct_sign_of_masks(~eq, le);

@@ -183,9 +183,11 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
 
+    if (__builtin_expect(n <= 16, 1))
+        return ml_ct_memcmp_upto16(p, q, n);
+    if (n <= 32)
+        return ml_ct_memcmp_blocks(p, q, n);
     if (n <= 64) {
-        if (n == 0)
-            return 0;
         __mmask64 len = _cvtu64_mask64(~0ull >> (64 - n));
         __m512i a = _mm512_maskz_loadu_epi8(len, p), b = _mm512_maskz_loadu_epi8(len, q);
         return (int)ml_ct_sign_gl64(gt_bits(a, b), lt_bits(a, b));
