@@ -34,7 +34,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
-#include "ct.h"
+#include "ct_check.h"
 
 #define T_THRESHOLD 10.0
 #define NCROPS 10
