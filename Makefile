@@ -55,7 +55,8 @@ FLAGS_dispatch := -fno-stack-protector
 FLAGS_cpu      := -fno-stack-protector
 FLAGS_env      := -fno-stack-protector
 
-FUNCTIONS := memset memcmp bcmp timingsafe_bcmp timingsafe_memcmp
+# The functions, in src/functions.def's order.
+FUNCTIONS := $(shell sed -n 's/^ML_FUNCTION.\([a-z_0-9]*\), .*/\1/p' src/functions.def)
 LEVELS    := generic $(if $(IS_X86_64),sse2 avx2 avx512)
 LIB_SRCS  := src/cpu.c src/dispatch.c src/env.c src/warn.c src/version.c \
              $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS),$(wildcard src/$(f)/$(l).c)))

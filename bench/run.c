@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "memlane.h"
 #include "stats.h"
+#include "rng.h"
 
 #include <errno.h>
 #include <math.h>
@@ -34,14 +35,7 @@ static uint64_t rnd_state = 0x9e3779b97f4a7c15u;
 
 void rnd_seed(uint64_t seed) { rnd_state = seed ? seed : 0x9e3779b97f4a7c15u; }
 
-uint64_t rnd64(void)
-{
-    /* xorshift64* */
-    rnd_state ^= rnd_state >> 12;
-    rnd_state ^= rnd_state << 25;
-    rnd_state ^= rnd_state >> 27;
-    return rnd_state * 0x2545f4914f6cdd1du;
-}
+uint64_t rnd64(void) { return ml_rng_next(&rnd_state); }
 
 static size_t rnd_below(size_t n) { return n ? (size_t)(rnd64() % n) : 0; }
 

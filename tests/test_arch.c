@@ -18,8 +18,11 @@
 #include <sys/auxv.h>
 #endif
 
+/* The names memlane_active knows: the function table's, and memset_explicit. */
 static const char *const public_names[] = {
-    "memset", "memcmp", "bcmp", "timingsafe_bcmp", "timingsafe_memcmp", "memset_explicit",
+#define ML_FUNCTION(name, kind) #name,
+#include "functions.def"
+    "memset_explicit",
 };
 #define NPUBLIC (sizeof public_names / sizeof public_names[0])
 
