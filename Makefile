@@ -89,9 +89,12 @@ all: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(TEST_BIN)
 
 # A variant's level is the file name: src/<function>/<level>.c.
 level_of = $(basename $(notdir $(1)))
-$(BUILD)/obj/src/%.o: src/%.c $(wildcard src/*.h src/*/*.def src/*.def include/*.h) Makefile
+# Header dependencies: the compiler writes each object's .d file (-MMD),
+# with an empty rule per header (-MP) so that a removed header is no error.
+DEPFLAGS := -MMD -MP
+$(BUILD)/obj/src/%.o: src/%.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(FLAGS_$(call level_of,$<)) -c $< -o $@
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) $(FLAGS_$(call level_of,$<)) -c $< -o $@
 
 $(LIB_INTERNAL_A): $(LIB_OBJS)
 	@rm -f $@
@@ -145,3 +148,6 @@ version:
 # Each area of work (benchmark, checks, install, ...) keeps its targets in
 # its own mk/<area>.mk; they may use every variable above.
 -include $(sort $(wildcard mk/*.mk))
+
+# The header dependencies the compiler wrote (DEPFLAGS).
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

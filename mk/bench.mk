@@ -52,9 +52,9 @@ GNUPLOT    ?= gnuplot
 
 all: $(BENCH_BIN)
 
-$(BUILD)/obj/bench/%.o: bench/%.c $(wildcard bench/*.h) $(wildcard src/*.h src/*.def src/*/*.def include/*.h) mk/bench.mk
+$(BUILD)/obj/bench/%.o: bench/%.c mk/bench.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(BENCH_CFLAGS) $(if $(filter ctref,$(basename $(notdir $<))),$(BENCH_NOVEC)) \
+	$(CC) $(CFLAGS) $(BENCH_CFLAGS) $(DEPFLAGS) $(if $(filter ctref,$(basename $(notdir $<))),$(BENCH_NOVEC)) \
 	    $(if $(filter batch,$(basename $(notdir $<))),$(BENCH_LOOP_ALIGN)) -c $< -o $@
 
 # A page-aligned anchor, then the whole library, then the rest: memlane's
