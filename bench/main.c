@@ -2,7 +2,7 @@
 /*
  * memlane-bench: compares memlane's variants with libc and the classic
  * alternatives on this CPU.  main.c parses the options and runs the
- * requested tables; run.c measures, report.c prints, calibrate.c finds
+ * requested tables; measure.c measures, report.c prints, calibrate.c finds
  * the memset thresholds.
  */
 #define _GNU_SOURCE

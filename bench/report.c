@@ -513,7 +513,7 @@ static void table2_block(FILE *out, const struct result *r, const struct cellsta
 }
 
 /* How many chunks of the samples counted at their sample's median rate
- * (bench/run.c: sample), if any. */
+ * (bench/measure.c: sample), if any. */
 static void clipped_note(FILE *out, const struct result *r)
 {
     unsigned long chunks = 0, clipped = 0;
