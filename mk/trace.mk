@@ -51,3 +51,17 @@ test-install: $(TRACE_SO)
 BENCH_OBJS += $(BUILD)/obj/src/preload/profile-write.o
 $(BENCH_BIN): $(BUILD)/obj/src/preload/profile-write.o
 $(BUILD)/obj/bench/profile.o $(BUILD)/obj/bench/workload.o $(BUILD)/obj/bench/record.o: $(TRACE_HDRS)
+
+# What recording costs per call: the drop-in, libmemlane-trace.so with
+# recording off, and on (bench/trace-overhead).  `make test` only builds it.
+#   make trace-overhead [TRACE_OVERHEAD_RUNS=7] [TRACE_OVERHEAD_CPU=1]
+TRACE_OVERHEAD_BIN  := $(BUILD)/trace-overhead
+TRACE_OVERHEAD_RUNS ?= 7
+TRACE_OVERHEAD_CPU  ?= 1
+$(TRACE_OVERHEAD_BIN): bench/trace-overhead/overhead.c bench/timer.h
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) -Ibench $< -o $@
+.PHONY: trace-overhead
+trace-overhead: $(TRACE_OVERHEAD_BIN) $(PRELOAD_SO) $(TRACE_SO)
+	taskset -c $(TRACE_OVERHEAD_CPU) sh bench/trace-overhead/run.sh $(TRACE_OVERHEAD_BIN) \
+	    $(abspath $(PRELOAD_SO)) $(abspath $(TRACE_SO)) $(TRACE_OVERHEAD_RUNS)
+test-extra:: $(TRACE_OVERHEAD_BIN)
