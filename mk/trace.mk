@@ -32,7 +32,8 @@ $(TRACE_SYNTH): tests/trace/synthetic.c
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) $< -pthread -ldl -o $@
 
 test-trace: $(TRACE_SO) $(TRACE_SYNTH) $(PRELOAD_SO) $(BENCH_BIN)
-	TRACE_SO=$(TRACE_SO) PRELOAD_SO=$(PRELOAD_SO) SYNTH=$(TRACE_SYNTH) sh tests/trace/run.sh
+	TRACE_SO=$(TRACE_SO) PRELOAD_SO=$(PRELOAD_SO) SYNTH=$(TRACE_SYNTH) LIBC=$(LIBC) \
+	    sh tests/trace/run.sh
 	TRACE_SO=$(TRACE_SO) SYNTH=$(TRACE_SYNTH) BENCH=$(BENCH_BIN) sh tests/trace/replay.sh
 
 test-extra:: test-trace
@@ -65,3 +66,17 @@ trace-overhead: $(TRACE_OVERHEAD_BIN) $(PRELOAD_SO) $(TRACE_SO)
 	taskset -c $(TRACE_OVERHEAD_CPU) sh bench/trace-overhead/run.sh $(TRACE_OVERHEAD_BIN) \
 	    $(abspath $(PRELOAD_SO)) $(abspath $(TRACE_SO)) $(TRACE_OVERHEAD_RUNS)
 test-extra:: $(TRACE_OVERHEAD_BIN)
+
+# The programs of bench-programs (bench/programs/run.py: sort, Python, zstd,
+# git, sqlite3), each recorded and replayed by memlane-bench --record; the
+# replay tables of docs/workloads.md.  Times things: not part of make test.
+#   make replay-programs [REPLAY_PROGRAMS_ARGS="--only sort --workdir DIR --bench-args=--cpu=1"]
+REPLAY_PROGRAMS_ARGS ?=
+.PHONY: replay-programs
+replay-programs: $(BENCH_BIN) $(TRACE_SO)
+	python3 bench/programs/run.py --replay $(BENCH_BIN) $(REPLAY_PROGRAMS_ARGS)
+test-extra::
+	@if command -v python3 >/dev/null; then \
+	    python3 bench/programs/run.py --replay $(BENCH_BIN) --dry-run | grep -q '^would record and replay' && \
+	    echo "replay-programs --dry-run: 1 passed, 0 failed"; \
+	else echo "replay-programs: python3 missing, dry run skipped"; fi

@@ -6,12 +6,14 @@
 #             synthetic.c: sizes, alignments, first differences, 4
 #             threads, a forked child) writes expected-parent.txt, its
 #             child expected-child.txt, field by field
+#   real      GNU sort on five lines: the sizes and first differences of its
+#             memcmp calls
 #   endings   exit writes a profile; _exit and SIGSEGV write none, and
 #             never a partial file or a left-over temporary
 #   off       without MEMLANE_TRACE nothing is written; an unwritable
 #             place gives one line on stderr, the program is unaffected
 #   code      the same exports as the drop-in, no call to its own names
-# Environment: TRACE_SO PRELOAD_SO SYNTH (set by mk/trace.mk).
+# Environment: TRACE_SO PRELOAD_SO SYNTH LIBC (set by mk/trace.mk).
 set -u
 : "${TRACE_SO:=build/libmemlane-trace.so}" "${PRELOAD_SO:=build/libmemlane-preload.so}"
 : "${SYNTH:=build/trace-synthetic}"
@@ -53,6 +55,28 @@ t_profile_can_fail() {
     parent=$(cut -d' ' -f1 "$T/a/out")
     sed 's/^size memset 100 5$/size memset 100 4/' "$T/a/p.$parent" >"$T/changed"
     ! same_profile "$here/expected-parent.txt" "$T/changed" "$parent" >/dev/null
+}
+
+# A real program: GNU sort, LC_ALL=C, compares lines with memcmp over the
+# shorter line's length.  Five distinct 4-byte lines: every call is 4
+# bytes, differs, and at byte 0 (or 1: abcd against aaaa); a merge sort
+# of 5 makes 4 to 10 comparisons.
+t_real_sort() {
+    mkdir -p "$T/sort"
+    printf 'dddd\nbbbb\naaaa\ncccc\nabcd\n' >"$T/sort/in"
+    MEMLANE_TRACE=$T/sort/p LD_PRELOAD=$TRACE_SO LC_ALL=C sort "$T/sort/in" >"$T/sort/out" ||
+        return 1
+    [ "$(tr '\n' ' ' <"$T/sort/out")" = "aaaa abcd bbbb cccc dddd " ] || return 1
+    set -- "$T"/sort/p.*
+    [ $# -eq 1 ] || { ls "$T/sort"; return 1; }
+    awk '$1 == "fn" && $2 == "memcmp" { calls = $4; ok = $6 == 4 * $4 }
+         $1 == "size" && $2 == "memcmp" && $3 != 4 { print "size " $3; bad = 1 }
+         $1 == "equal" && $2 == "memcmp" { print "equal inputs"; bad = 1 }
+         $1 == "differ" && $2 == "memcmp" && $3 == "4-7" { differ = $4 }
+         $1 == "diff-at" && $2 == "memcmp" && $4 != 0 && $4 != 1 { print "at " $4; bad = 1 }
+         END { if (!ok || calls < 4 || calls > 10 || differ != calls) {
+                   print "calls " calls ", differing " differ; bad = 1 }
+               exit bad }' "$1" || { cat "$1"; return 1; }
 }
 
 t_exit() {
@@ -106,6 +130,15 @@ t_no_self_calls() {
 echo "--- recorder"
 check "a known program's profile, field by field (4 threads, a fork)" t_profile
 check "the comparison catches a count that is off" t_profile_can_fail
+# The system's sort is linked against the system's libc (glibc here): a
+# library built for another libc cannot be loaded into it.
+if [ "${LIBC:-glibc}" != glibc ]; then
+    echo "skip a real program: LIBC=$LIBC, and sort uses the system's glibc"
+elif LC_ALL=C sort --version 2>/dev/null | grep -q 'GNU coreutils'; then
+    check "a real program: GNU sort's memcmp calls, as known" t_real_sort
+else
+    echo "skip a real program: sort is not GNU coreutils'"
+fi
 check "exit(): a complete profile" t_exit
 check "_exit(): no profile, no temporary" t_no_file _exit
 check "SIGSEGV: no profile, no temporary" t_no_file segv
