@@ -781,9 +781,10 @@ static const int *llvm_funcs(void)
     return v;
 }
 
-int run_workload(FILE *out, const char *path)
+struct profile *workload_load(const char *path) { return profile_load(path, llvm_funcs()); }
+
+int run_workload(FILE *out, struct profile *p)
 {
-    struct profile *p = profile_load(path, llvm_funcs());
     uint64_t total = 0;
     for (int f = 0; f < MLT_COUNT; f++)
         total += fn_selected(f) ? p->calls[f] : 0;
@@ -830,7 +831,7 @@ int run_workload(FILE *out, const char *path)
 
 int dump_sequence(FILE *out, const char *path, size_t count)
 {
-    struct profile *p = profile_load(path, llvm_funcs());
+    struct profile *p = workload_load(path);
     fprintf(out,
             "# memlane-bench --dump-sequence: %s, seed %llu, the first %zu calls of each "
             "function's replay list\n",

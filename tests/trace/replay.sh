@@ -157,6 +157,11 @@ t_bad_version() {
     edited v2 '1s/ 1$/ 2/' && bad "v2:1: .*version 2; this memlane-bench reads version 1" \
         --workload="$T/v2" --dump-sequence=1
 }
+# Without --dump-sequence too, before anything is measured or printed.
+t_bad_before_measuring() {
+    edited v3 '1s/ 1$/ 3/' && bad "v3:1: .*version 3" --workload="$T/v3" && [ ! -s "$T/out" ] ||
+        { echo "stdout:"; cat "$T/out"; return 1; }
+}
 t_bad_count() {
     edited count 's/^size memcmp 20 3000$/size memcmp 20 2999/' &&
         bad "count:7: memcmp: the sizes add up to 3999 calls" --workload="$T/count" \
@@ -247,6 +252,7 @@ check "bad: empty" t_bad_empty
 check "bad: truncated (no end line)" t_bad_truncated
 check "bad: cut in the middle of a line" t_bad_cut_mid_line
 check "bad: another format version" t_bad_version
+check "bad: found before measuring or printing anything" t_bad_before_measuring
 check "bad: a count edited" t_bad_count
 check "bad: an unknown record" t_bad_record
 check "bad: a record twice" t_bad_twice
