@@ -66,13 +66,33 @@ static size_t first_difference(const unsigned char *a, const unsigned char *b,
 {
     size_t i = from;
 #if defined(__SSE2__)
-    for (; to - i >= 16; i += 16) { /* from <= to */
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
-        __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-        unsigned ne = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) ^ 0xffffu;
+#define ML_TRACE_EQ16(k) \
+    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + (k))), \
+                   _mm_loadu_si128((const __m128i *)(const void *)(b + (k))))
+    /* 64 bytes a step, one test for the four compares (from <= to). */
+    for (; to - i >= 64; i += 64) {
+        __m128i e0 = ML_TRACE_EQ16(i), e1 = ML_TRACE_EQ16(i + 16);
+        __m128i e2 = ML_TRACE_EQ16(i + 32), e3 = ML_TRACE_EQ16(i + 48);
+        __m128i eq4 = _mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3));
+        if (_mm_movemask_epi8(eq4) != 0xffff) {
+            uint64_t eq = (uint64_t)(unsigned)_mm_movemask_epi8(e0) |
+                          (uint64_t)(unsigned)_mm_movemask_epi8(e1) << 16 |
+                          (uint64_t)(unsigned)_mm_movemask_epi8(e2) << 32 |
+                          (uint64_t)(unsigned)_mm_movemask_epi8(e3) << 48;
+            return i + (unsigned)__builtin_ctzll(~eq);
+        }
+    }
+    for (; to - i >= 16; i += 16) {
+        unsigned ne = (unsigned)_mm_movemask_epi8(ML_TRACE_EQ16(i)) ^ 0xffffu;
         if (ne)
             return i + (unsigned)__builtin_ctz(ne);
     }
+    /* The last bytes: the 16 that end at `to`, those before i known equal. */
+    if (i < to && to - from >= 16) {
+        unsigned ne = (unsigned)_mm_movemask_epi8(ML_TRACE_EQ16(to - 16)) ^ 0xffffu;
+        return ne ? to - 16 + (unsigned)__builtin_ctz(ne) : to;
+    }
+#undef ML_TRACE_EQ16
 #endif
     for (; i < to; i++)
         if (a[i] != b[i])

@@ -6,6 +6,8 @@
 #             synthetic.c: sizes, alignments, first differences, 4
 #             threads, a forked child) writes expected-parent.txt, its
 #             child expected-child.txt, field by field
+#   positions the first difference at every offset of memcmp calls of
+#             every size to 256, as counted here
 #   real      GNU sort on five lines: the sizes and first differences of its
 #             memcmp calls
 #   endings   exit writes a profile; _exit and SIGSEGV write none, and
@@ -55,6 +57,26 @@ t_profile_can_fail() {
     parent=$(cut -d' ' -f1 "$T/a/out")
     sed 's/^size memset 100 5$/size memset 100 4/' "$T/a/p.$parent" >"$T/changed"
     ! same_profile "$here/expected-parent.txt" "$T/changed" "$parent" >/dev/null
+}
+
+# Where the first difference is found: memcmp of every size 1..256
+# differing at every offset (synthetic.c positions); the diff-at,
+# diff-rel and differ records, computed here.
+t_positions() {
+    traced "$T/pos" positions || { cat "$T/pos/err"; return 1; }
+    set -- "$T"/pos/p.*
+    [ $# -eq 1 ] || { ls "$T/pos"; return 1; }
+    awk 'function cls(x,  k) { k = 0; while (x > 0) { k++; x = int(x / 2) } return k }
+         function label(k) { return k < 2 ? k : 2 ^ (k - 1) "-" 2 ^ k - 1 }
+         BEGIN { for (n = 1; n <= 256; n++) for (at = 0; at < n; at++) {
+                     differ[label(cls(n))]++
+                     diffat[label(cls(n)) " " label(cls(at))]++
+                     rel[label(cls(n)) " " int(at * 16 / n)]++ }
+                 for (k in differ) print "differ memcmp " k " " differ[k]
+                 for (k in diffat) print "diff-at memcmp " k " " diffat[k]
+                 for (k in rel) print "diff-rel memcmp " k " " rel[k] }' | sort >"$T/pos/want"
+    grep -E '^(equal|differ|unsampled|diff-at|diff-rel) ' "$1" | sort >"$T/pos/got"
+    diff "$T/pos/want" "$T/pos/got"
 }
 
 # A real program: GNU sort, LC_ALL=C, compares lines with memcmp over the
@@ -130,6 +152,7 @@ t_no_self_calls() {
 echo "--- recorder"
 check "a known program's profile, field by field (4 threads, a fork)" t_profile
 check "the comparison catches a count that is off" t_profile_can_fail
+check "the first difference of every offset of every size to 256" t_positions
 # The system's sort is linked against the system's libc (glibc here): a
 # library built for another libc cannot be loaded into it.
 if [ "${LIBC:-glibc}" != glibc ]; then
