@@ -31,7 +31,7 @@ passed=0 failed=0 skipped=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/memlane-install-test.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
 SO=$BUILD/libmemlane.so.$SOVERSION
-MAN_PAGES="$BUILD/man/memlane.7 $(ls man/*.3)"
+MAN_PAGES="$BUILD/man/memlane.7 $(ls man/*.3 man/*.1)"
 PRELOAD=$(cd "$BUILD" && pwd)/libmemlane-preload.so
 # The seven names the drop-in exports.
 STD_NAMES="bcmp explicit_bzero memcmp memset memset_explicit timingsafe_bcmp timingsafe_memcmp"
@@ -357,6 +357,19 @@ t_man_no_make() {
     ! grep -n '^\.B make \|make [a-z-]* in the source' $MAN_PAGES
 }
 
+# memlane-bench(1) describes every long option its --help lists (on a
+# macro line: .TP's tag, .B, .BR, ...).
+t_man_bench_options() {
+    opts=$("$BUILD/memlane-bench" --help | sed -n 's/^ *\(-[a-z], \)\{0,1\}--\([a-z][a-z-]*\).*/\2/p' |
+        sort -u)
+    [ "$(printf '%s\n' "$opts" | wc -l)" -ge 20 ] || { echo "options: $opts"; return 1; }
+    sed -n 's/\\-/-/g; /^\./p' man/memlane-bench.1 >"$T/bench-man-macros"
+    for o in $opts; do
+        grep -Eq -- "--$o([^a-z-]|\$)" "$T/bench-man-macros" ||
+            { echo "--$o is not in man/memlane-bench.1"; return 1; }
+    done
+}
+
 echo "--- man pages"
 if have_tool groff groff-base; then
     check "groff -t -ww -man -z reports problems at all" t_man_lint_catches
@@ -373,6 +386,9 @@ fi
 check "man page synopses match include/memlane.h" t_man_synopses
 check "memlane(7) table matches the compiled variant table" t_man_table
 check "memlane(7) documents every MEMLANE_ variable read in src/" t_man_env
+if [ -n "$INSTALL_BENCH" ]; then
+    check "memlane-bench(1) describes every option of memlane-bench --help" t_man_bench_options
+fi
 
 # ============================== install ==============================
 
@@ -402,7 +418,7 @@ expected_files() { # prefix
         echo "$p/share/man/man7/memlane.7"
         for f in man/*.3; do echo "$p/share/man/man3/${f#man/}"; done
         [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench" &&
-            echo "$p/share/memlane/memlane-bench.gp"
+            echo "$p/share/memlane/memlane-bench.gp" && echo "$p/share/man/man1/memlane-bench.1"
         echo ./usr/include/other.h
         echo ./usr/lib/libother.so.1
         echo ./usr/share/man/man3/other.3
