@@ -126,9 +126,15 @@ $(BUILD)/libmemlane.so: $(BUILD)/libmemlane.so.$(SOVERSION)
 	ln -sf libmemlane.so.$(SOVERSION) $(BUILD)/$(SONAME)
 	ln -sf libmemlane.so.$(SOVERSION) $@
 
-TEST_SRCS := $(wildcard tests/*.c)
-$(TEST_BIN): $(TEST_SRCS) $(wildcard tests/*.h) $(LIB_INTERNAL_A)
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(TEST_SRCS) $(LIB_INTERNAL_A) -o $@
+# The suite: its runner and harness (tests/suite/), and a suite per
+# function or kind of function: memset, the comparisons (memcmp, bcmp,
+# timingsafe_bcmp, timingsafe_memcmp share one, with each function's
+# own expectations), the dispatch.
+TEST_SRCS := tests/suite/main.c tests/suite/harness.c tests/memset/suite.c \
+             tests/compare/suite.c tests/dispatch/suite.c
+TEST_CFLAGS := $(BASE_CFLAGS) -Itests/suite
+$(TEST_BIN): $(TEST_SRCS) tests/suite/harness.h $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(TEST_SRCS) $(LIB_INTERNAL_A) -o $@
 
 test: $(TEST_BIN)
 	sh tests/check-spdx.sh

@@ -181,8 +181,12 @@ void format_size(char *buf, size_t len, size_t n);
 /* A memset threshold: its size as format_size writes it, or "off". */
 void format_threshold(char *buf, size_t len, size_t n);
 
-/* workload.c: --workload replays, --dump-sequence. */
-int run_workload(FILE *out, const char *path);
+/* workload.c: --workload replays, --dump-sequence.  workload_load reads
+ * the profile (exit status 2 when it is bad) before anything is
+ * measured or printed; run_workload replays it. */
+struct profile;
+struct profile *workload_load(const char *path);
+int run_workload(FILE *out, struct profile *p);
 int dump_sequence(FILE *out, const char *path, size_t count);
 /* Set once a replay added memset columns at threshold settings; then
  * every memset batch first sets memlane's tunables for its column. */

@@ -835,6 +835,7 @@ int main(int argc, char **argv)
         check_plot_dir(o->plot_dir);
     if (o->record)
         o->workload = record_command(argv + optind);
+    struct profile *workload = o->workload ? workload_load(o->workload) : NULL;
     if (!o->workload && !o->calibrate && !getenv("MEMLANE_BENCH_CALIBRATING")) {
         double est = estimate_seconds(o);
         char when[64];
@@ -879,7 +880,7 @@ int main(int argc, char **argv)
     if (o->calibrate)
         return calibrate();
     if (o->workload) {
-        int rc = run_workload(out, o->workload);
+        int rc = run_workload(out, workload);
         workload_chart();
         return rc;
     }

@@ -296,11 +296,9 @@ static int pipe_io(int fd, void *buf, size_t len, int writing)
 }
 
 /* --isolate: each implementation measured alone in a child process.  In
- * one process, the first implementation measured in a row read up to 2
- * TSC cycles per call faster at small sizes than the same code measured
- * after another one, whatever the batch length (cause not found; see
- * bench/batch.c), so small differences between columns of one process
- * can be an artefact of their order. */
+ * one process, small-size results depend on what was measured before
+ * (docs/benchmarking.md, "Small sizes depend on the process state"), so
+ * small differences between columns can be an artefact of their order. */
 static void measure_isolated(struct result *r, unsigned row, struct call_list *cl,
                              size_t (*prepare)(void *, size_t, size_t), void *arg)
 {

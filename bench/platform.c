@@ -20,7 +20,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 static uint64_t rnd_state = 0x9e3779b97f4a7c15u;
 
 void rnd_seed(uint64_t seed) { rnd_state = seed ? seed : 0x9e3779b97f4a7c15u; }

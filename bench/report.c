@@ -569,7 +569,7 @@ static void gobench(FILE *out, const struct result *r)
 {
     const char *data = r->f->kind != ML_KIND_CMP || r->table == 3 ? ""
                        : r->data == DATA_MISMATCH                 ? "/data=mismatch"
-                                                  : "/data=equal";
+                                                                  : "/data=equal";
     for (unsigned row = 0; row < r->nrows; row++) {
         char key[112];
         size_t bytes = (size_t)op_bytes(r);

@@ -37,7 +37,9 @@
 #define ML_FUNCTION(name, kind) static const struct ml_variant name##_variants[] = {
 #define ML_VARIANT(function, variant, lvl) \
     {#variant, lvl, {.any = (void (*)(void))memlane_##function##_##variant}},
-#define ML_FUNCTION_END(name) };
+#define ML_FUNCTION_END(name) \
+    } \
+    ;
 #include "functions.def"
 
 #define ML_COUNT(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
@@ -220,9 +222,10 @@ static void ml_select(const char *by)
     for (unsigned i = 0; i < F_COUNT; i++)
         selected[i] = (unsigned char)pick(i, cap, in_bounds);
 #define ML_FUNCTION(name, kind) \
-    __atomic_store_n(&name##_ptr, \
-                     (ML_TYPE_##kind)functions[F_##name].variants[selected[F_##name]].fn.any, \
-                     __ATOMIC_RELAXED);
+    __atomic_store_n( \
+        &name##_ptr, \
+        (ML_TYPE_##kind)functions[F_##name].variants[selected[F_##name]].fn.any, \
+        __ATOMIC_RELAXED);
 #include "functions.def"
 
     /* Only the thread that publishes the level says what selected and

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ct.h"
+#include "ct_check.h"
 #include "rng.h"
 
 unsigned long ct_passed, ct_failed;

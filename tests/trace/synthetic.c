@@ -8,9 +8,11 @@
  * buffers are filled by byte loops (built with -fno-builtin, and gcc's
  * -fno-tree-loop-distribute-patterns, so no loop becomes a memset).
  *
- * Usage: synthetic [exit|_exit|segv]: the parent's calls, threads and
- * forked child; with an argument, a process that makes one memset and
- * then ends the way it names instead.
+ * Usage: synthetic [exit|_exit|segv|positions]: the parent's calls,
+ * threads and forked child; with exit, _exit or segv, a process that
+ * makes one memset and then ends the way it names instead; with
+ * positions, memcmp calls that differ at every offset of every size to
+ * 256 bytes.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -71,6 +73,22 @@ int main(int argc, char **argv)
     if (!set_explicit || !ts_eq || !ts_cmp) {
         fprintf(stderr, "synthetic: run it under libmemlane-trace.so\n");
         return 2;
+    }
+    if (argc > 1 && !strcmp(argv[1], "positions")) {
+        /* memcmp of every n in 1..256 differing at every offset below
+         * n, a at 5 and b at 40 mod 64: where the recorder finds the
+         * first difference (all within its exact search). */
+        volatile unsigned char *va = a + 4096 + 5, *vb = b + 4096 + 40;
+        for (size_t i = 0; i < 256; i++)
+            va[i] = vb[i] = (unsigned char)(i * 7 + 1);
+        for (size_t n = 1; n <= 256; n++)
+            for (size_t at = 0; at < n; at++) {
+                vb[at] ^= 0x40;
+                if (!cmp(a + 4096 + 5, b + 4096 + 40, n))
+                    abort();
+                vb[at] ^= 0x40;
+            }
+        return 0;
     }
     if (argc > 1) {
         set(a, 0, 1);
