@@ -97,11 +97,9 @@ void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunable
     if (cpu->is_intel && cpu->erms)
         rep = 2048; /* glibc's default for Intel ERMS parts (not measured here) */
     else if (cpu->is_amd && cpu->erms && cpu->family == 0x1a) {
-        /* Zen 5 (family 26, measured in a KVM guest): rep stosb is 12-20 %
-         * faster than the vector loop at 1-2 MiB and at least equal to
-         * non-temporal stores from 16 MiB (2x faster at 16 MiB when the
-         * L3 is not contended), and slower below 1 MiB: so rep stosb from
-         * 1 MiB on and no NT stores (docs/memset-results.md). */
+        /* Zen 5 (family 26): rep stosb beats the vector loop from 1 MiB
+         * and is at least as fast as non-temporal stores beyond the
+         * cache (docs/memset.md, "Thresholds"). */
         rep = (size_t)1 << 20;
         nt = ML_THRESHOLD_OFF;
     } else if (cpu->is_amd)
