@@ -41,18 +41,7 @@ CHK_NAMES=
 [ "$LIBC" = glibc ] && CHK_NAMES="__explicit_bzero_chk __memset_chk"
 
 # check NAME COMMAND...: one test case; on failure its output is shown.
-check() {
-    name=$1
-    shift
-    if out=$("$@" 2>&1); then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        printf '%s\n' "$out" | sed 's/^/     /' | head -40
-    fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 
 skip() {
     skipped=$((skipped + 1))
