@@ -64,7 +64,8 @@ static inline __attribute__((__always_inline__)) uint64_t ml_ct_nonzero_bytes(ui
  * barrier keeps the loads apart from the byte swap: with -mmovbe compilers
  * fuse the two into movbe, which is not on the allow-list.
  */
-static inline __attribute__((__always_inline__)) uint64_t ml_ct_load64be(const unsigned char *p)
+static inline __attribute__((__always_inline__)) uint64_t
+ml_ct_load64be(const unsigned char *p)
 {
     return ml_be64(ml_ct_barrier(ml_load64(p)));
 }
@@ -81,7 +82,8 @@ ml_ct_load_upto8be(const unsigned char *p, size_t n)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
         return (uint64_t)ml_load32(p) << 32 | ml_load32(p + n - 4);
 #else
-        return ml_be64(ml_ct_barrier(ml_load32(p) | (uint64_t)ml_load32(p + n - 4) << 32));
+        return ml_be64(
+            ml_ct_barrier(ml_load32(p) | (uint64_t)ml_load32(p + n - 4) << 32));
 #endif
     }
     return (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 | p[n - 1];

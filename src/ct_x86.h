@@ -86,28 +86,6 @@ ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
 #define ML_CT_ZBARRIER(v) __asm__("" : "+v"(v))
 #endif
 
-#if defined(__AVX2__)
-/*
- * s[k] = v[k] where the top bit of a byte of keep is clear (the other
- * bytes of s[k] stay), k = 0..3: one vpblendvb each, on Intel's DOIT list
- * (docs/constant-time.md), in place.  Inline assembly because the
- * intrinsic is not kept as it is: gcc adds a vpcmpgtb to rebuild the mask
- * from its sign bits, clang turns it into the floating-point vblendvpd,
- * which is not on the list.  One statement for the four: with one per
- * vector gcc moved each saved vector through a second register, a chain
- * of three operations per loop pass instead of one.
- */
-ML_CT_INLINE void ml_ct_replace_unless256x4(__m256i s[4], const __m256i v[4], __m256i keep)
-{
-    __asm__("vpblendvb %[m], %[s0], %[v0], %[s0]\n\t"
-            "vpblendvb %[m], %[s1], %[v1], %[s1]\n\t"
-            "vpblendvb %[m], %[s2], %[v2], %[s2]\n\t"
-            "vpblendvb %[m], %[s3], %[v3], %[s3]"
-            : [s0] "+x"(s[0]), [s1] "+x"(s[1]), [s2] "+x"(s[2]), [s3] "+x"(s[3])
-            : [v0] "x"(v[0]), [v1] "x"(v[1]), [v2] "x"(v[2]), [v3] "x"(v[3]), [m] "x"(keep));
-}
-#endif
-
 /* timingsafe_bcmp for n <= 16, shared by the sse2 and avx2 variants: the
  * or of the xors of two overlapping 8-byte words (or of the composed
  * words below 8 bytes); 0 or 1. */
@@ -187,8 +165,8 @@ ML_CT_INLINE int ml_ct_cmp128(uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1
  * ends as the first differing word pair, or an equal pair.  cmov is inline
  * assembly: C does not promise that ?: stays branch-free.
  */
-ML_CT_INLINE void ml_ct_first16(const unsigned char *p, const unsigned char *q, uint64_t *ka,
-                                uint64_t *kb)
+ML_CT_INLINE void ml_ct_first16(const unsigned char *p, const unsigned char *q,
+                                uint64_t *ka, uint64_t *kb)
 {
     __asm__("mov %[p0], %[a]\n\t"
             "mov %[q0], %[b]\n\t"
@@ -202,8 +180,8 @@ ML_CT_INLINE void ml_ct_first16(const unsigned char *p, const unsigned char *q, 
               [q1] "m"(*(const uint64_t *)(const void *)(q + 8))
             : "cc");
 }
-ML_CT_INLINE void ml_ct_pick16(const unsigned char *p, const unsigned char *q, uint64_t *ka,
-                               uint64_t *kb)
+ML_CT_INLINE void ml_ct_pick16(const unsigned char *p, const unsigned char *q,
+                               uint64_t *ka, uint64_t *kb)
 {
     uint64_t a, b;
     __asm__("mov %[p0], %[a]\n\t"
@@ -223,8 +201,8 @@ ML_CT_INLINE void ml_ct_pick16(const unsigned char *p, const unsigned char *q, u
 }
 
 /* ml_ct_pick16 over the four blocks of 64 bytes, from the last. */
-ML_CT_INLINE void ml_ct_pick64(const unsigned char *p, const unsigned char *q, uint64_t *ka,
-                               uint64_t *kb)
+ML_CT_INLINE void ml_ct_pick64(const unsigned char *p, const unsigned char *q,
+                               uint64_t *ka, uint64_t *kb)
 {
     ml_ct_pick16(p + 48, q + 48, ka, kb);
     ml_ct_pick16(p + 32, q + 32, ka, kb);
@@ -238,11 +216,12 @@ ML_CT_INLINE void ml_ct_pick64(const unsigned char *p, const unsigned char *q, u
  * the first difference of the composition is the true one), p[0], p[n/2]
  * and p[n-1] below.  Branches on n only, as few as FreeBSD's: two from 9
  * bytes (with the caller's n <= 16), three from 4, four below. */
-ML_CT_INLINE int ml_ct_memcmp_upto16(const unsigned char *p, const unsigned char *q, size_t n)
+ML_CT_INLINE int ml_ct_memcmp_upto16(const unsigned char *p, const unsigned char *q,
+                                     size_t n)
 {
     if (n > 8)
-        return ml_ct_cmp128(ml_ct_load64be(p), ml_ct_load64be(p + n - 8), ml_ct_load64be(q),
-                            ml_ct_load64be(q + n - 8));
+        return ml_ct_cmp128(ml_ct_load64be(p), ml_ct_load64be(p + n - 8),
+                            ml_ct_load64be(q), ml_ct_load64be(q + n - 8));
     if (n >= 4)
         return ml_ct_cmp64(ml_ct_load_upto8be(p, n), ml_ct_load_upto8be(q, n));
     if (n == 0)
@@ -260,7 +239,8 @@ ML_CT_INLINE int ml_ct_memcmp_upto16(const unsigned char *p, const unsigned char
  * has it as its first difference.  Control flow and addresses depend on
  * n only.
  */
-ML_CT_INLINE int ml_ct_memcmp_blocks(const unsigned char *p, const unsigned char *q, size_t n)
+ML_CT_INLINE int ml_ct_memcmp_blocks(const unsigned char *p, const unsigned char *q,
+                                     size_t n)
 {
     uint64_t ka, kb;
     ml_ct_first16(p + n - 16, q + n - 16, &ka, &kb);
@@ -271,7 +251,8 @@ ML_CT_INLINE int ml_ct_memcmp_blocks(const unsigned char *p, const unsigned char
             ml_ct_pick16(p + n - 48, q + n - 48, &ka, &kb);
         ml_ct_pick16(p, q, &ka, &kb);
     } else {
-        size_t rest = ((n - 1) & 63) + 1; /* bytes above the last multiple of 64 below n */
+        size_t rest =
+            ((n - 1) & 63) + 1; /* bytes above the last multiple of 64 below n */
         if (rest > 16)
             ml_ct_pick16(p + n - 32, q + n - 32, &ka, &kb);
         if (rest > 32)
