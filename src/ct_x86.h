@@ -86,21 +86,74 @@ ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
 #define ML_CT_ZBARRIER(v) __asm__("" : "+v"(v))
 #endif
 
-/* timingsafe_bcmp for n <= 16, shared by the sse2 and avx2 variants: the
- * or of the xors of two overlapping 8-byte words (or of the composed
- * words below 8 bytes); 0 or 1. */
+/* 1 if x != 0, else 0: neg sets the carry exactly when x != 0, sbb and neg
+ * turn it into 0 or 1 (three instructions; the portable (x | -x) >> 63 of
+ * ct.h takes four).  `tag` is an assembler comment: size classes that
+ * return through different copies keep their own, else gcc merges the
+ * identical tails and the jump between them cost a cycle. */
+#define ML_CT_NONZERO_CF(x, tag) \
+    __extension__({ \
+        uint64_t nz_x_ = (x), nz_r_; \
+        __asm__("neg %1\n\tsbb %0, %0\n\tneg %0  # " tag \
+                : "=r"(nz_r_), "+r"(nz_x_) \
+                : \
+                : "cc"); \
+        (int)nz_r_; \
+    })
+
+/* 0 if m has all its low `bits` bits set (a pmovmskb of "equal" bytes
+ * with every byte equal), else 1: m + 1 carries into bit `bits` exactly
+ * then.  Three ALU instructions, no flags. */
+ML_CT_INLINE int ml_ct_not_all_ones(uint64_t m, unsigned bits)
+{
+    return (int)(((ml_ct_barrier(m) + 1) >> bits) ^ 1);
+}
+/* The same in inline assembly with an assembler comment `tag` (bits a
+ * literal), for size classes that return through copies of their own
+ * (see ML_CT_NONZERO_CF). */
+#define ML_CT_NOT_ALL_ONES_TAG(m, bits, tag) \
+    __extension__({ \
+        uint64_t na_m_ = (m); \
+        __asm__("add $1, %0\n\tshr $" #bits ", %0\n\txor $1, %0  # " tag \
+                : "+r"(na_m_) \
+                : \
+                : "cc"); \
+        (int)na_m_; \
+    })
+
+/* timingsafe_bcmp for n <= 16, shared by the x86 variants: the or of the
+ * xors of the first and last 8 bytes from 9, of the first and last 4
+ * from 4, of p[0], p[n/2] and p[n-1] below; 0 or 1.  Size classes in
+ * FreeBSD's order (two branches from 9 bytes with the caller's n <= 16,
+ * three from 4, four below). */
 ML_CT_INLINE int ml_ct_bcmp_upto16(const unsigned char *p, const unsigned char *q,
                                    size_t n)
 {
-    uint64_t acc;
-    if (n >= 8)
-        acc =
-            (ml_load64(p) ^ ml_load64(q)) | (ml_load64(p + n - 8) ^ ml_load64(q + n - 8));
-    else if (n == 0)
+    if (n > 8)
+        return ML_CT_NONZERO_CF((ml_load64(p) ^ ml_load64(q)) |
+                                    (ml_load64(p + n - 8) ^ ml_load64(q + n - 8)),
+                                "9-16");
+    if (n >= 4)
+        return ML_CT_NONZERO_CF((ml_load32(p) ^ ml_load32(q)) |
+                                    (ml_load32(p + n - 4) ^ ml_load32(q + n - 4)),
+                                "4-8");
+    if (n == 0)
         return 0;
-    else
-        acc = ml_load_upto8le(p, n) ^ ml_load_upto8le(q, n);
-    return (int)ml_ct_nonzero(ml_ct_barrier(acc));
+    return ML_CT_NONZERO_CF((uint64_t)(p[0] ^ q[0]) | (uint64_t)(p[n / 2] ^ q[n / 2]) |
+                                (uint64_t)(p[n - 1] ^ q[n - 1]),
+                            "1-3");
+}
+
+/* timingsafe_bcmp for 16 <= n <= 32 with SSE2: the first and last 16
+ * bytes, pcmpeqb, pand and one pmovmskb. */
+ML_CT_INLINE int ml_ct_bcmp16_32(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    __m128i e0 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
+                                _mm_loadu_si128((const __m128i *)(const void *)q));
+    __m128i e1 =
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + n - 16)),
+                       _mm_loadu_si128((const __m128i *)(const void *)(q + n - 16)));
+    return ml_ct_not_all_ones((uint32_t)_mm_movemask_epi8(_mm_and_si128(e0, e1)), 16);
 }
 
 /*

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * timingsafe_bcmp, AVX2: the or of the xors of every 32-byte block and a
- * single vptest at the end.  Size classes by n only: scalar words up to
- * 16 bytes, two overlapping 16-byte vectors up to 32, two 32-byte vectors
- * up to 64, four up to 128, then a loop of four vectors per step and the
- * last 128 bytes, overlapping the loop.  No byte outside the buffers is
- * read.
+ * single test at the end.  Size classes by n only: scalar words up to 16
+ * bytes, two overlapping 16-byte vectors up to 32, two 32-byte vectors up
+ * to 64, four up to 128 (below 129 bytes vpcmpeqb and vpand, so that one
+ * vpmovmskb of the "equal" bytes decides), eight up to 256 (no loop),
+ * then a loop of four vectors per step and the last 128 bytes, overlapping
+ * the loop.  No byte outside the buffers is read.
  */
 #include <immintrin.h>
 
@@ -18,11 +19,6 @@ ML_CT_INLINE __m256i ld(const unsigned char *p)
 {
     return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
-ML_CT_INLINE __m128i ld16(const unsigned char *p)
-{
-    return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
 ML_CT_INLINE __m256i xor2(const unsigned char *p, const unsigned char *q)
 {
     return _mm256_xor_si256(ld(p), ld(q));
@@ -33,30 +29,49 @@ ML_CT_INLINE __m256i xor2(const unsigned char *p, const unsigned char *q)
  * (vxorps, vorps) for the whole chain, which are not on the list. */
 ML_CT_INLINE int nonzero256(__m256i v)
 {
-    uint32_t zero_bytes =
-        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
-    return (int)ml_ct_nonzero(ml_ct_barrier(zero_bytes ^ 0xffffffffu));
+    return ml_ct_not_all_ones(
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())), 32);
+}
+
+/* All ones in the bytes where p and q are equal, 0 where they differ. */
+ML_CT_INLINE __m256i eq32(const unsigned char *p, const unsigned char *q)
+{
+    return _mm256_cmpeq_epi8(ld(p), ld(q));
 }
 
 int memlane_timingsafe_bcmp_avx2(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
 
-    if (n <= 16)
-        return ml_ct_bcmp_upto16(p, q, n);
-    if (n <= 32) {
-        __m128i v = _mm_or_si128(_mm_xor_si128(ld16(p), ld16(q)),
-                                 _mm_xor_si128(ld16(p + n - 16), ld16(q + n - 16)));
-        uint32_t zero_bytes =
-            (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
-        return (int)ml_ct_nonzero(ml_ct_barrier(zero_bytes ^ 0xffffu));
+    if (__builtin_expect(n <= 32, 1)) {
+        if (__builtin_expect(n <= 16, 1))
+            return ml_ct_bcmp_upto16(p, q, n);
+        return ml_ct_bcmp16_32(p, q, n);
     }
     if (n <= 64)
-        return nonzero256(_mm256_or_si256(xor2(p, q), xor2(p + n - 32, q + n - 32)));
+        return ML_CT_NOT_ALL_ONES_TAG((uint32_t)_mm256_movemask_epi8(_mm256_and_si256(
+                                          eq32(p, q), eq32(p + n - 32, q + n - 32))),
+                                      32, "33-64");
     if (n <= 128)
-        return nonzero256(_mm256_or_si256(
-            _mm256_or_si256(xor2(p, q), xor2(p + 32, q + 32)),
-            _mm256_or_si256(xor2(p + n - 64, q + n - 64), xor2(p + n - 32, q + n - 32))));
+        return ML_CT_NOT_ALL_ONES_TAG(
+            (uint32_t)_mm256_movemask_epi8(
+                _mm256_and_si256(_mm256_and_si256(eq32(p, q), eq32(p + 32, q + 32)),
+                                 _mm256_and_si256(eq32(p + n - 64, q + n - 64),
+                                                  eq32(p + n - 32, q + n - 32)))),
+            32, "65-128");
+    if (n <= 256) {
+        __m256i x0 = _mm256_or_si256(xor2(p, q), xor2(p + 32, q + 32));
+        __m256i x1 = _mm256_or_si256(xor2(p + 64, q + 64), xor2(p + 96, q + 96));
+        __m256i x2 =
+            _mm256_or_si256(xor2(p + n - 128, q + n - 128), xor2(p + n - 96, q + n - 96));
+        __m256i x3 =
+            _mm256_or_si256(xor2(p + n - 64, q + n - 64), xor2(p + n - 32, q + n - 32));
+        return ML_CT_NOT_ALL_ONES_TAG(
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                _mm256_or_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x2, x3)),
+                _mm256_setzero_si256())),
+            32, "129-256");
+    }
 
     __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
     size_t last = n - 128;

@@ -3,6 +3,7 @@
  * timingsafe_bcmp, AVX-512 (F/BW/VL): the or of the xors of every 64-byte
  * block, one vpternlogq per block with the second buffer as its memory
  * operand, and a single test at the end.  Size classes by n only: one
+ * masked 32-byte vector up to 32 bytes (vpcmpneqb into a mask), one
  * masked block up to 64 bytes (the mask comes from n; masked-off bytes are
  * not read), two overlapping blocks up to 128, four up to 256, then a loop
  * of four blocks per step and one to four blocks for the rest.
@@ -44,9 +45,12 @@ int memlane_timingsafe_bcmp_avx512(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
 
+    if (__builtin_expect(n <= 32, 1)) {
+        __mmask32 len = (__mmask32)(((uint64_t)1 << n) - 1);
+        __m256i a = _mm256_maskz_loadu_epi8(len, p), b = _mm256_maskz_loadu_epi8(len, q);
+        return ML_CT_NONZERO_CF(_cvtmask32_u32(_mm256_cmpneq_epu8_mask(a, b)), "0-32");
+    }
     if (n <= 64) {
-        if (n == 0)
-            return 0;
         __mmask64 len = _cvtu64_mask64(~0ull >> (64 - n));
         return nonzero512(_mm512_xor_si512(_mm512_maskz_loadu_epi8(len, p),
                                            _mm512_maskz_loadu_epi8(len, q)));

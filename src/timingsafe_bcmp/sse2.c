@@ -3,8 +3,10 @@
  * timingsafe_bcmp, SSE2: the or of the xors of every 16-byte block; the
  * final test is pcmpeqb against zero and pmovmskb (SSE2 has no ptest).
  * Size classes by n only: scalar words up to 16 bytes, two overlapping
- * vectors up to 32, four up to 64, then a loop of four vectors per step
- * and the last 64 bytes, overlapping the loop.
+ * vectors up to 32, four up to 64 (there pcmpeqb and pand, so that one
+ * pmovmskb of the "equal" bytes decides), eight up to 128 (no loop),
+ * then a loop of four vectors per step and the last 64 bytes, overlapping
+ * the loop.
  */
 #include <emmintrin.h>
 
@@ -27,23 +29,40 @@ ML_CT_INLINE __m128i xor2(const unsigned char *p, const unsigned char *q)
 ML_CT_INLINE int nonzero128(__m128i v)
 {
     ML_CT_VBARRIER(v);
-    uint32_t zero_bytes =
-        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
-    return (int)ml_ct_nonzero(ml_ct_barrier(zero_bytes ^ 0xffffu));
+    return ml_ct_not_all_ones(
+        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())), 16);
+}
+
+/* All ones in the bytes where p and q are equal, 0 where they differ. */
+ML_CT_INLINE __m128i eq16(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_cmpeq_epi8(ld(p), ld(q));
 }
 
 int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
 
-    if (n <= 16)
-        return ml_ct_bcmp_upto16(p, q, n);
-    if (n <= 32)
-        return nonzero128(_mm_or_si128(xor2(p, q), xor2(p + n - 16, q + n - 16)));
+    if (__builtin_expect(n <= 32, 1)) {
+        if (__builtin_expect(n <= 16, 1))
+            return ml_ct_bcmp_upto16(p, q, n);
+        return ml_ct_bcmp16_32(p, q, n);
+    }
     if (n <= 64)
-        return nonzero128(_mm_or_si128(
-            _mm_or_si128(xor2(p, q), xor2(p + 16, q + 16)),
-            _mm_or_si128(xor2(p + n - 32, q + n - 32), xor2(p + n - 16, q + n - 16))));
+        return ML_CT_NOT_ALL_ONES_TAG((uint32_t)_mm_movemask_epi8(_mm_and_si128(
+                                          _mm_and_si128(eq16(p, q), eq16(p + 16, q + 16)),
+                                          _mm_and_si128(eq16(p + n - 32, q + n - 32),
+                                                        eq16(p + n - 16, q + n - 16)))),
+                                      16, "33-64");
+    if (n <= 128) {
+        __m128i x0 = _mm_or_si128(xor2(p, q), xor2(p + 16, q + 16));
+        __m128i x1 = _mm_or_si128(xor2(p + 32, q + 32), xor2(p + 48, q + 48));
+        __m128i x2 =
+            _mm_or_si128(xor2(p + n - 64, q + n - 64), xor2(p + n - 48, q + n - 48));
+        __m128i x3 =
+            _mm_or_si128(xor2(p + n - 32, q + n - 32), xor2(p + n - 16, q + n - 16));
+        return nonzero128(_mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3)));
+    }
 
     __m128i acc0 = _mm_setzero_si128(), acc1 = _mm_setzero_si128();
     size_t last = n - 64;
