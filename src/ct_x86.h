@@ -78,6 +78,17 @@ ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
     __asm__("test %1, %1\n\tcmovnz %2, %0" : "+r"(*d) : "r"(cond), "r"(d_new) : "cc");
 }
 
+/* (*d, *l) = (d_new, l_new) if cond != 0, else unchanged: test + two
+ * cmovnz. */
+ML_CT_INLINE void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new, uint64_t *l,
+                                 uint64_t l_new)
+{
+    __asm__("test %2, %2\n\tcmovnz %3, %0\n\tcmovnz %4, %1"
+            : "+r"(*d), "+r"(*l)
+            : "r"(cond), "r"(d_new), "r"(l_new)
+            : "cc");
+}
+
 /* Value barriers on vectors: the compiler must assume the register was
  * changed, so it can neither constant-fold a select on it nor turn the
  * select back into a branch. */
