@@ -321,8 +321,9 @@ MLS_INLINE void mls_masked_lines_upto128(unsigned char *d, size_t n, MLS_VEC v)
 #endif
 
 /*
- * The rare path at or above ml_memset_special(): non-temporal stores or
- * rep stosb past their tunables, else the variant's own loop (MLS_LOOP).
+ * The rare path at or above ml_memset_special() (the 16-byte variant:
+ * ml_memset_special_sse2()): non-temporal stores or rep stosb past their
+ * tunables, else the variant's own loop (MLS_LOOP).
  * Out of line, and taking the byte rather than the vector: a vector
  * argument would make the caller realign its stack and keep a frame on
  * every path, small sizes included.  Needs MLS_SPLAT(c) and MLS_LOOP.
@@ -333,7 +334,7 @@ static __attribute__((noinline)) void *mls_set_large(unsigned char *d, int c, si
     MLS_VEC v = MLS_SPLAT(c);
     if (n >= t->nt)
         mls_loop_nt(d, n, v);
-    else if (n >= t->rep_stosb)
+    else if (n >= (MLS_W == 16 ? t->rep_stosb_sse2 : t->rep_stosb))
         mls_rep_stosb(d, c, n);
     else
         MLS_LOOP(d, n, v);
