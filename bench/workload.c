@@ -416,16 +416,23 @@ static void histogram(FILE *out, const struct profile *p, int tf)
             snprintf(hi, sizeof hi, "...");
         snprintf(range, sizeof range, k < 2 ? "%s" : "%s-%s", lo, hi);
         int bar = (int)((double)cls[k] / (double)most * 50 + 0.5);
-        fprintf(out, "  %14s %6.2f%% ", range,
-                100.0 * (double)cls[k] / (double)p->calls[tf]);
+        double pct = 100.0 * (double)cls[k] / (double)p->calls[tf];
+        if (cls[k] && pct < 0.005)
+            fprintf(out, "  %14s <0.01%% ", range);
+        else
+            fprintf(out, "  %14s %6.2f%% ", range, pct);
         for (int i = 0; i < bar; i++)
             fputc('#', out);
         fputc('\n', out);
     }
 }
 
-/* The gnuplot data of the size distribution (--plot-dir): size classes,
- * percent of calls, per function. */
+static int fn_selected(int tf);
+
+/* The gnuplot data of the size distribution (--plot-dir): per size class
+ * (bit length of n) its range, a label, and the percent of the calls of
+ * each function replayed (record.c's script charts every column from the
+ * fourth on). */
 static void histogram_data(const struct profile *p)
 {
     if (!ctx.opt.plot_dir)
@@ -437,33 +444,38 @@ static void histogram_data(const struct profile *p)
         fprintf(stderr, "memlane-bench: cannot write %s\n", path);
         return;
     }
-    fprintf(out,
-            "# size class (bit length of n): from, to, then %% of calls per function\n"
-            "from to");
+    int shown[MLT_COUNT];
+    fprintf(out, "# size class (bit length of n): from, to, label, then %% of calls per "
+                 "function\nfrom to label");
     for (int f = 0; f < MLT_COUNT; f++)
-        fprintf(out, " %s", ml_trace_fn_names[f]);
+        if ((shown[f] = p->calls[f] && fn_selected(f)))
+            fprintf(out, " %s", ml_trace_fn_names[f]);
     fputc('\n', out);
     for (unsigned k = 0; k < 65; k++) {
-        uint64_t l = k ? (uint64_t)1 << (k - 1) : 0;
+        uint64_t l = k ? (uint64_t)1 << (k - 1) : 0, h = k ? (k == 64 ? UINT64_MAX : 2 * l - 1) : 0;
         double pct[MLT_COUNT];
         int any = 0;
         for (int f = 0; f < MLT_COUNT; f++) {
             const struct ml_trace_fn_counts *c = &p->c.fn[f];
             uint64_t v = 0;
             if (k <= 13)
-                for (uint64_t n = l; n <= (k ? 2 * l - 1 : 0) && n <= ML_TRACE_EXACT; n++)
+                for (uint64_t n = l; n <= h && n <= ML_TRACE_EXACT; n++)
                     v += c->exact[n];
             if (k >= 13)
                 v += c->pow2[k - 1];
             pct[f] = p->calls[f] ? 100.0 * (double)v / (double)p->calls[f] : 0;
-            any |= v != 0;
+            any |= shown[f] && v != 0;
         }
         if (!any)
             continue;
-        fprintf(out, "%llu %llu", (unsigned long long)l,
-                (unsigned long long)(k ? (k == 64 ? UINT64_MAX : 2 * l - 1) : 0));
+        char lo[16], hi[16];
+        format_size(lo, sizeof lo, (size_t)l);
+        format_size(hi, sizeof hi, (size_t)h);
+        fprintf(out, "%llu %llu %s%s%s", (unsigned long long)l, (unsigned long long)h, lo,
+                k < 2 ? "" : "-", k < 2 ? "" : k == 64 ? "..." : hi);
         for (int f = 0; f < MLT_COUNT; f++)
-            fprintf(out, " %.4f", pct[f]);
+            if (shown[f])
+                fprintf(out, " %.4f", pct[f]);
         fputc('\n', out);
     }
     fclose(out);

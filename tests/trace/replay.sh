@@ -221,13 +221,16 @@ t_replay() {
 }
 
 # --record: the command's processes recorded and added up (the parent's
-# 12 memsets and its child's 3).
+# 12 memsets and its child's 3); the chart's data has the function
+# replayed (-f bcmp: 15 of its 18 calls are 16 bytes).
 t_record() {
     "$BENCH" -q --record --plot-dir="$T/recd" -f bcmp --runs=2 --batch=20 -- "$SYNTH" \
         >"$T/out" 2>"$T/err" || { cat "$T/err"; return 1; }
     grep -qx 'processes 2' "$T/recd/profile" && grep -qx 'fn memset calls 12 bytes 10531' \
         "$T/recd/profile" && grep -q '^Bcmp/trace-synthetic ' "$T/out" &&
-        grep -q '^verdict for trace-synthetic' "$T/out" && [ -s "$T/recd/workload-sizes.dat" ] ||
+        grep -q '^verdict for trace-synthetic' "$T/out" &&
+        grep -qx 'from to label bcmp' "$T/recd/workload-sizes.dat" &&
+        grep -qx '16 31 16-31 83.3333' "$T/recd/workload-sizes.dat" ||
         { cat "$T/out" "$T/err"; return 1; }
 }
 
