@@ -166,7 +166,7 @@ static uint32_t offset_in_class(const struct ml_trace_data_counts *d, unsigned k
     return (uint32_t)uniform(from[s], to[s]);
 }
 
-static struct call draw_call(struct source *s)
+static struct call draw_call_as_recorded(struct source *s)
 {
     struct call c;
     size_t i = table_draw(&s->size);
@@ -219,6 +219,16 @@ static struct call draw_call(struct source *s)
     return c;
 }
 
+/* A call as replayed: a first difference beyond DIFF_EXACT moved down
+ * by up to 63 bytes (diff_round). */
+static struct call draw_call(struct source *s)
+{
+    struct call c = draw_call_as_recorded(s);
+    if (c.pos != UINT32_MAX)
+        c.pos = diff_round(c.align, c.pos);
+    return c;
+}
+
 /* The drawn list of a function: the same for a seed, whatever its
  * length (--dump-sequence shows its start). */
 static void draw_list(struct source *s, struct call *calls, size_t count)
@@ -234,9 +244,14 @@ struct replay {
     struct cmp_data d; /* first: measure_row passes &d to replay_prepare */
     struct call *calls;
     size_t count;
+    size_t walk;           /* bytes the calls without a difference walk */
+    struct diff_zone zone; /* where the calls with one go */
 };
 
-/* Offsets for the calls in their current order; the differences. */
+/* Offsets for the calls in their current order: the calls without a
+ * difference walk the buffer (up to SMALL_CALL, larger ones at its
+ * start), those with one go to the zone of differences (struct
+ * diff_zone), each at its recorded first address mod 64. */
 static void lay_out(struct replay *rp)
 {
     struct call_list *cl = rp->d.cl;
@@ -244,7 +259,9 @@ static void lay_out(struct replay *rp)
     for (size_t i = 0; i < rp->count; i++) {
         const struct call *c = &rp->calls[i];
         size_t off;
-        if (c->len > SMALL_CALL) {
+        if (c->pos != UINT32_MAX) {
+            off = diff_zone_place(&rp->zone, c->align, c->pos);
+        } else if (c->len > SMALL_CALL) {
             off = c->align;
         } else {
             off = ((cursor + 63) & ~(size_t)63) + c->align;
@@ -254,7 +271,7 @@ static void lay_out(struct replay *rp)
         }
         cl->call[i].off = (uint32_t)off;
         cl->call[i].len = c->len;
-        rp->d.want[i] = c->pos;
+        rp->d.pos[i] = c->pos;
     }
     cl->count = rp->count;
     call_list_sum(cl);
@@ -273,11 +290,11 @@ static void shuffle(struct call *v, size_t n)
 static size_t replay_prepare(void *arg, size_t cursor, size_t calls)
 {
     (void)cursor;
+    (void)calls;
     struct replay *rp = arg;
-    undo_mismatches(&rp->d);
     shuffle(rp->calls, rp->count);
     lay_out(rp);
-    place_mismatches(&rp->d, 0, calls);
+    check_differences(&rp->d);
     return 0;
 }
 
@@ -687,17 +704,24 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
     size_t cap = 4 * DIST_BUFFER, count = 4096;
     struct replay rp = {.count = count};
     rp.calls = malloc(cap * sizeof *rp.calls);
-    uint32_t *pos = malloc(cap * sizeof *pos), *want = malloc(cap * sizeof *want);
-    if (!rp.calls || !pos || !want)
+    uint32_t *pos = malloc(cap * sizeof *pos);
+    if (!rp.calls || !pos)
         abort();
     draw_list(&s, rp.calls, count);
     double bytes = 0;
     uint64_t biggest = fn_largest(p, tf);
     if (biggest > MAX_CALL)
         biggest = MAX_CALL;
-    size_t need = (biggest > DIST_BUFFER ? biggest : DIST_BUFFER) + 8192;
+    size_t walk = biggest > DIST_BUFFER ? biggest : DIST_BUFFER, need = walk + 8192;
+    int data = tf == MLT_MEMCMP || tf == MLT_BCMP;
+    if (data) { /* room for every difference the profile can give */
+        size_t small = biggest < DIFF_EXACT ? biggest : DIFF_EXACT;
+        diff_zone_plan(&rp.zone, walk, small ? small - 1 : 0,
+                       biggest > DIFF_EXACT ? biggest - 1 : 0, biggest);
+        need = rp.zone.end + 8192;
+    }
     unsigned char *a = bench_alloc(need), *b = cmp ? bench_alloc(need) : NULL;
-    /* b + delta holds what a holds: inputs equal wherever not made to differ. */
+    /* b + delta holds what a holds: inputs equal but in the zone. */
     if (cmp) {
         for (size_t i = 0; i < need - 64; i++)
             a[i] = (unsigned char)rnd64();
@@ -709,7 +733,9 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
                            .b_map = b,
                            .map_len = need};
     call_list_alloc(&cl, cap);
-    rp.d = (struct cmp_data){&cl, pos, r->data, DIST_LONG, 0, 0, want, NULL, 0};
+    if (data)
+        diff_zone_mark(&rp.zone, cl.a_base, cl.b_base, 1);
+    rp.d = (struct cmp_data){&cl, pos, r->data, DIST_LONG, 0, 0, NULL, NULL, 0, NULL};
     for (size_t i = 0; i < cap; i++)
         pos[i] = UINT32_MAX;
     lay_out(&rp);
@@ -726,7 +752,6 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
     r->op_bytes = bytes / (double)rp.count;
     lay_out(&rp);
     measure_row(r, 0, &cl, replay_prepare, &rp.d);
-    undo_mismatches(&rp.d);
     progress_done();
 
     /* The header, then table 2's layout. */
@@ -742,7 +767,6 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
             "  each all of %zu calls drawn from the profile (seed %llu) in a new order; "
             "sec/op per call;\n",
             rp.count, (unsigned long long)ctx.opt.seed);
-    int data = tf == MLT_MEMCMP || tf == MLT_BCMP;
     if (data) {
         size_t equal = 0;
         for (size_t i = 0; i < rp.count; i++)
@@ -772,7 +796,6 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
     call_list_free(&cl);
     free(rp.calls);
     free(pos);
-    free(want);
 }
 
 static int fn_selected(int tf)

@@ -220,6 +220,44 @@ t_replay() {
         { cat "$T/out"; return 1; }
 }
 
+# Every call of a sample differs where it was drawn to (or not at all),
+# checked by memlane-bench itself after every layout (MEMLANE_BENCH_CHECK):
+# a replay of two sizes, whose lists go over the buffer many times, one
+# with differences beyond DIFF_EXACT, and table 2 with differences.
+t_differences_where_drawn() {
+    cat >"$T/mix" <<'EOF2'
+memlane-profile 1
+program mix
+pid 1
+processes 1
+threads 1
+diff-scan 256 32
+fn memcmp calls 3000 bytes 100242000
+size memcmp 42 1000
+size memcmp 200 1000
+size memcmp 65536-131071 1000
+align memcmp a 20 3000
+align memcmp b 36 3000
+align memcmp delta 16 3000
+equal memcmp 32-63 200
+differ memcmp 32-63 800
+differ memcmp 128-255 1000
+differ memcmp 65536-131071 1000
+diff-at memcmp 32-63 32-63 800
+diff-at memcmp 128-255 128-255 1000
+diff-at memcmp 65536-131071 32768-65535 1000
+diff-rel memcmp 32-63 15 800
+diff-rel memcmp 128-255 15 1000
+diff-rel memcmp 65536-131071 5 1000
+end 22
+EOF2
+    MEMLANE_BENCH_CHECK=1 "$BENCH" -q --workload="$T/mix" -i libc --runs=3 --batch=20 \
+        >"$T/out" 2>&1 || { cat "$T/out"; return 1; }
+    MEMLANE_BENCH_CHECK=1 "$BENCH" -q -t 2 -f memcmp,bcmp --data=both \
+        -d Short,Mid,Long,Uniform512 -i libc --runs=2 --batch=20 >"$T/out" 2>&1 ||
+        { cat "$T/out"; return 1; }
+}
+
 # --record: the command's processes recorded and added up (the parent's
 # 12 memsets and its child's 3); the chart's data has the function
 # replayed (-f bcmp: 15 of its 18 calls are 16 bytes).
@@ -266,6 +304,7 @@ check "bad: an LLVM file with a word in it" t_bad_llvm_value
 check "bad: an LLVM file of more than 4097 values" t_bad_llvm_long
 check "bad: an LLVM file named for no function" t_bad_llvm_name
 check "bad: an LLVM memcpy distribution" t_bad_llvm_memcpy
+check "every call differs where drawn (replay, table 2), checked per sample" t_differences_where_drawn
 check "a recorded profile replayed, with a verdict" t_replay
 check "--record -- CMD: recorded, added up, replayed" t_record
 check "--record and --dump-sequence misused" t_record_bad
