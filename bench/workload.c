@@ -248,11 +248,14 @@ struct replay {
     struct diff_zone zone; /* where the calls with one go */
 };
 
-/* Offsets for the calls in their current order: the calls without a
- * difference walk the buffer (up to SMALL_CALL, larger ones at its
- * start), those with one go to the zone of differences (struct
- * diff_zone), each at its recorded first address mod 64. */
-static void lay_out(struct replay *rp)
+/* Offsets for the calls in their current order.  memset's calls walk
+ * the buffer one after another (up to SMALL_CALL; larger ones at its
+ * start).  A comparison's inputs that differ go to the zone of
+ * differences (struct diff_zone), the others to a random place of the
+ * buffer: both scattered over about 128 KiB, where a program's compared
+ * records would be, with no stream for a prefetcher to follow.  Every
+ * call at its recorded first address mod 64. */
+static void lay_out(struct replay *rp, int cmp)
 {
     struct call_list *cl = rp->d.cl;
     size_t cursor = 0;
@@ -263,6 +266,9 @@ static void lay_out(struct replay *rp)
             off = diff_zone_place(&rp->zone, c->align, c->pos);
         } else if (c->len > SMALL_CALL) {
             off = c->align;
+        } else if (cmp) {
+            size_t lines = (DIST_BUFFER - c->len - c->align) / 64 + 1;
+            off = (size_t)(rnd64() % lines) * 64 + c->align;
         } else {
             off = ((cursor + 63) & ~(size_t)63) + c->align;
             if (off + c->len > DIST_BUFFER)
@@ -293,7 +299,7 @@ static size_t replay_prepare(void *arg, size_t cursor, size_t calls)
     (void)calls;
     struct replay *rp = arg;
     shuffle(rp->calls, rp->count);
-    lay_out(rp);
+    lay_out(rp, rp->d.cl->b_base != NULL);
     check_differences(&rp->d);
     return 0;
 }
@@ -339,6 +345,19 @@ static void add_tuned(size_t rep, size_t nt)
     bench_tuned_impls = 1;
 }
 
+/* The store loop for any size (the tables' store-loop takes whole
+ * aligned blocks only, which a replay's sizes are not). */
+static void add_store_loop_any(void)
+{
+    const char *what;
+    ml_set_fn loop = bench_store_loop_any(&what);
+    if (!loop || bench_impl_index(bench_function_get(BF_MEMSET), "store-loop-any") >= 0)
+        return;
+    struct bench_impl *im = bench_impl_add(BF_MEMSET, "store-loop-any", what, 1);
+    if (im)
+        im->fn.set = loop;
+}
+
 /* The thresholds tried: those within the profile's memset sizes. */
 static void add_threshold_columns(uint64_t largest)
 {
@@ -378,8 +397,11 @@ static void replay_columns(struct result *r)
     r->ncols = 0;
     if (bi >= 0)
         r->cols[r->ncols++] = bi;
+    /* Not the loops that take whole aligned blocks only: no replay has
+     * such sizes alone. */
     for (unsigned i = 0; i < f->nimpls; i++)
-        if ((int)i != bi && wanted(&f->impls[i]))
+        if ((int)i != bi && wanted(&f->impls[i]) && !f->impls[i].size_multiple &&
+            !f->impls[i].dst_align)
             r->cols[r->ncols++] = (int)i;
     r->base_col = bi >= 0 ? 0 : -1;
 }
@@ -738,7 +760,7 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
     rp.d = (struct cmp_data){&cl, pos, r->data, DIST_LONG, 0, 0, NULL, NULL, 0, NULL};
     for (size_t i = 0; i < cap; i++)
         pos[i] = UINT32_MAX;
-    lay_out(&rp);
+    lay_out(&rp, cmp);
     for (unsigned c = 0; c < r->ncols; c++)
         r->cells[c].supported = r->f->impls[r->cols[c]].size_multiple == 0 &&
                                 r->f->impls[r->cols[c]].dst_align == 0;
@@ -750,7 +772,7 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
     for (size_t i = 0; i < rp.count; i++)
         bytes += rp.calls[i].len;
     r->op_bytes = bytes / (double)rp.count;
-    lay_out(&rp);
+    lay_out(&rp, cmp);
     measure_row(r, 0, &cl, replay_prepare, &rp.d);
     progress_done();
 
@@ -845,6 +867,7 @@ int run_workload(FILE *out, struct profile *p)
     if (p->calls[MLT_MEMSET] + p->calls[MLT_MEMSET_EXPLICIT] &&
         (fn_selected(MLT_MEMSET) || fn_selected(MLT_MEMSET_EXPLICIT))) {
         uint64_t l1 = fn_largest(p, MLT_MEMSET), l2 = fn_largest(p, MLT_MEMSET_EXPLICIT);
+        add_store_loop_any();
         add_threshold_columns(l1 > l2 ? l1 : l2);
     }
     struct row_verdict rows[MLT_COUNT];
