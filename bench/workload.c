@@ -838,7 +838,10 @@ static const int *llvm_funcs(void)
     return v;
 }
 
-struct profile *workload_load(const char *path) { return profile_load(path, llvm_funcs()); }
+struct profile *workload_load(const char *path)
+{
+    return profile_load(path, llvm_funcs());
+}
 
 int run_workload(FILE *out, struct profile *p)
 {

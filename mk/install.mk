@@ -49,9 +49,9 @@ all: $(PRELOAD_SO)
 # preprocessor with the library's flags, one "function variant level" line
 # per variant.
 MAN3_PAGES := $(sort $(wildcard man/memlane_*.3))
-$(BUILD)/man/variants.txt: src/variants.def $(wildcard src/*/variants.def)
+$(BUILD)/man/variants.txt: src/functions.def $(wildcard src/*/variants.def)
 	@mkdir -p $(dir $@)
-	printf '#define ML_VARIANT(f, v, l) ml_row f v l\n#include "variants.def"\n' \
+	printf '#define ML_VARIANT(f, v, l) ml_row f v l\n#include "functions.def"\n' \
 	    | $(CC) $(CFLAGS) $(LIB_CFLAGS) -E -P -x c - \
 	    | awk '$$1 == "ml_row" { print $$2, $$3, $$4 }' > $@.tmp
 	mv $@.tmp $@
