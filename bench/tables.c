@@ -77,8 +77,8 @@ static size_t diff_zone_byte(const struct diff_zone *z, size_t m)
     return z->first + m * z->gap + m % 64;
 }
 
-void diff_zone_mark(const struct diff_zone *z, unsigned char *a_base, unsigned char *b_base,
-                    int on)
+void diff_zone_mark(const struct diff_zone *z, unsigned char *a_base,
+                    unsigned char *b_base, int on)
 {
     for (size_t m = 0; m < 64 * (size_t)z->copies; m++) {
         size_t q = diff_zone_byte(z, m);

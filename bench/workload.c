@@ -491,7 +491,8 @@ static void histogram_data(const struct profile *p)
             fprintf(out, " %s", ml_trace_fn_names[f]);
     fputc('\n', out);
     for (unsigned k = 0; k < 65; k++) {
-        uint64_t l = k ? (uint64_t)1 << (k - 1) : 0, h = k ? (k == 64 ? UINT64_MAX : 2 * l - 1) : 0;
+        uint64_t l = k ? (uint64_t)1 << (k - 1) : 0,
+                 h = k ? (k == 64 ? UINT64_MAX : 2 * l - 1) : 0;
         double pct[MLT_COUNT];
         int any = 0;
         for (int f = 0; f < MLT_COUNT; f++) {
@@ -511,7 +512,10 @@ static void histogram_data(const struct profile *p)
         format_size(lo, sizeof lo, (size_t)l);
         format_size(hi, sizeof hi, (size_t)h);
         fprintf(out, "%llu %llu %s%s%s", (unsigned long long)l, (unsigned long long)h, lo,
-                k < 2 ? "" : "-", k < 2 ? "" : k == 64 ? "..." : hi);
+                k < 2 ? "" : "-",
+                k < 2     ? ""
+                : k == 64 ? "..."
+                          : hi);
         for (int f = 0; f < MLT_COUNT; f++)
             if (shown[f])
                 fprintf(out, " %.4f", pct[f]);
