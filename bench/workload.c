@@ -567,20 +567,27 @@ static int variant_level(const struct bench_function *f, const char *name)
     return -1;
 }
 
-/* Median of the variant the dispatcher would use at a cap of `level`:
- * the last one at or below it; 0 if none was measured. */
-static double at_level(const struct result *r, int level)
+/* The column of the variant the dispatcher would use at a cap of
+ * `level`: the last one at or below it; -1 if none was measured. */
+static int at_level(const struct result *r, int level)
 {
-    double t = 0;
-    int best = -1;
+    int col = -1, best = -1;
     for (unsigned c = 0; c < r->ncols; c++) {
         int l = variant_level(r->f, r->f->impls[r->cols[c]].name);
         if (l >= 0 && l <= level && l >= best && r->cells[c].supported) {
             best = l;
-            t = cell_median(r, c);
+            col = (int)c;
         }
     }
-    return t;
+    return col;
+}
+
+/* A column that can win: measured, and not libc's memcmp, which for the
+ * timing-safe functions is a speed reference only. */
+static int is_candidate(const struct result *r, unsigned c)
+{
+    return r->cells[c].supported && r->cells[c].n &&
+           strcmp(r->f->impls[r->cols[c]].name, "libc-memcmp") != 0;
 }
 
 static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows,
@@ -598,37 +605,61 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
         brand[--n] = 0;
     fprintf(out, "verdict for %s on this CPU (%s):\n", p->program, brand);
     double t_libc = 0, t_memlane = 0;
-    int all_libc = 1;
+    int all_libc = 1, differs = 0;
     for (unsigned i = 0; i < nrows; i++) {
         const struct result *r = &rows[i].r;
         double share = 100.0 * (double)rows[i].calls / (double)(total ? total : 1);
-        /* For the timing-safe functions, libc's memcmp is a speed
-         * reference, not a candidate. */
         int best = -1;
         for (unsigned c = 0; c < r->ncols; c++)
-            if (r->cells[c].supported && r->cells[c].n &&
-                strcmp(r->f->impls[r->cols[c]].name, "libc-memcmp") &&
+            if (is_candidate(r, c) &&
                 (best < 0 || cell_median(r, c) < cell_median(r, (unsigned)best)))
                 best = (int)c;
         if (best < 0)
             continue;
         int lc = col_of(r, "libc"), mc = col_of(r, "memlane");
         double tb = cell_median(r, (unsigned)best);
-        fprintf(out, "  %s (%.1f%% of the calls): fastest %s, %.3g ns a call", r->label,
-                share, r->f->impls[r->cols[best]].name, tb / ctx.timer.tsc_ghz);
-        if (lc >= 0 && lc != best)
+        /* A candidate the fastest does not beat at p < 0.05 ties with it:
+         * then there is no winner to name. */
+        unsigned ntied = 0;
+        for (unsigned c = 0; c < r->ncols; c++)
+            ntied += is_candidate(r, c) && (int)c != best &&
+                     cell_p(r, c, (unsigned)best) >= 0.05;
+        if (ntied) {
+            fprintf(out,
+                    "  %s (%.1f%% of the calls): no difference (Mann-Whitney p >= 0.05) "
+                    "between %s, %.3g ns a call, and",
+                    r->label, share, r->f->impls[r->cols[best]].name,
+                    tb / ctx.timer.tsc_ghz);
+            for (unsigned c = 0, k = 0; c < r->ncols; c++) {
+                double pc = cell_p(r, c, (unsigned)best);
+                if (is_candidate(r, c) && (int)c != best && pc >= 0.05)
+                    fprintf(out, "%s %s (p=%.3f)", k++ ? "," : "",
+                            r->f->impls[r->cols[c]].name, pc);
+            }
+        } else {
+            fprintf(out, "  %s (%.1f%% of the calls): fastest %s, %.3g ns a call",
+                    r->label, share, r->f->impls[r->cols[best]].name,
+                    tb / ctx.timer.tsc_ghz);
+        }
+        if (lc >= 0 && lc != best && !ntied)
             fprintf(out, ", %.2fx as fast as libc (p=%.3f)",
                     cell_median(r, (unsigned)lc) / tb,
                     cell_p(r, (unsigned)lc, (unsigned)best));
-        if (mc >= 0 && mc != best)
-            fprintf(out, "; memlane (dispatched) %.2fx its time (p=%.3f)",
-                    cell_median(r, (unsigned)mc) / tb,
-                    cell_p(r, (unsigned)mc, (unsigned)best));
+        for (int k = 0; k < 2; k++) { /* libc, memlane: their time against it */
+            int c = k ? mc : lc;
+            if (c < 0 || c == best || (!ntied && !k) ||
+                (ntied && cell_p(r, (unsigned)c, (unsigned)best) >= 0.05))
+                continue;
+            fprintf(out, "; %s %.2fx its time (p=%.3f)",
+                    k ? "memlane (dispatched)" : "libc", cell_median(r, (unsigned)c) / tb,
+                    cell_p(r, (unsigned)c, (unsigned)best));
+        }
         fprintf(out, "\n");
         double w = (double)rows[i].calls;
         if (lc >= 0 && mc >= 0) {
             t_libc += w * cell_median(r, (unsigned)lc);
             t_memlane += w * cell_median(r, (unsigned)mc);
+            differs |= cell_p(r, (unsigned)lc, (unsigned)mc) < 0.05;
         } else {
             all_libc = 0;
         }
@@ -641,7 +672,10 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
             "%s time in these functions than libc",
             all_libc ? "" : " (where libc has the function)", fabs(ratio - 1) * 100,
             ratio <= 1 ? "less" : "more");
-        if (fabs(ratio - 1) < 0.02)
+        if (!differs)
+            fprintf(out, " (no difference: Mann-Whitney p >= 0.05 between them in every "
+                         "function)");
+        else if (fabs(ratio - 1) < 0.02)
             fprintf(out, " (within 2%%: no difference worth having)");
         fprintf(out, ".\n");
     }
@@ -655,13 +689,18 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
     }
     for (int level = ML_GENERIC; level < (int)ml_selected_level() && t_now > 0; level++) {
         double t = 0;
-        int complete = 1;
+        int complete = 1, significant = 0;
         for (unsigned i = 0; i < nrows; i++) {
-            double m = at_level(&rows[i].r, level);
+            const struct result *r = &rows[i].r;
+            int lc = at_level(r, level), mc = col_of(r, "memlane");
+            double m = lc >= 0 ? cell_median(r, (unsigned)lc) : 0;
             complete &= m > 0;
             t += (double)rows[i].calls * m;
+            /* Faster somewhere at p < 0.05, or it is noise. */
+            significant |= mc >= 0 && m > 0 && m < cell_median(r, (unsigned)mc) &&
+                           cell_p(r, (unsigned)lc, (unsigned)mc) < 0.05;
         }
-        if (complete && t < 0.98 * t_now) {
+        if (complete && significant && t < 0.98 * t_now) {
             fprintf(
                 out,
                 "  MEMLANE_ARCH=%s would take %.0f%% less time than the default %s.\n",
