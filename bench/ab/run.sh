@@ -9,7 +9,7 @@
 # a trial copy such as src/memcmp/avx2x.c defining memlane_memcmp_avx2x
 # comes along) plus probes.c, once per placement: an unused block of
 # pad KiB + pad * 64 + 1 bytes linked first shifts every variant.
-# Environment (mk/ab.mk sets the first four from the Makefile):
+# Environment (mk/bench.mk sets the first four from the Makefile):
 #   AB_FLAGS_sse2, AB_FLAGS_avx2, AB_FLAGS_avx512  each level's target flags
 #   AB_FLAGS_cmp512  extra flags of src/{memcmp,bcmp}/avx512*.c
 #   AB_PADS     placements (default "0 1 2 3")
@@ -26,7 +26,7 @@ set -eu
 out=$1 cc=$2 func=$3 mode=$4 data=$5
 shift 5
 here=$(dirname "$0")
-: "${AB_FLAGS_sse2:?run by make (mk/ab.mk)}" "${AB_FLAGS_avx2:?}" "${AB_FLAGS_avx512:?}"
+: "${AB_FLAGS_sse2:?run by make (mk/bench.mk)}" "${AB_FLAGS_avx2:?}" "${AB_FLAGS_avx512:?}"
 pads=${AB_PADS:-0 1 2 3}
 mkdir -p "$out"
 rm -rf "$out/src" && cp -r src "$out/src"

@@ -8,7 +8,7 @@
  *   257..      32-byte vectors (see bcmp_long): one, then one, two, four
  *              and four per iteration on p aligned to 32, then the last
  *              two or four ending at n
- * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
+ * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/library.mk).
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"

@@ -9,7 +9,7 @@
  *   257..      32-byte vectors (ml_first_diff_window, bcmp's long path)
  *              find a 128-byte window holding the first difference, then
  *              two 64-byte compares locate it (memcmp_locate128, cold)
- * Upper register state: with gcc, mk/memcmp.mk reserves xmm0-15 for this
+ * Upper register state: with gcc, mk/library.mk reserves xmm0-15 for this
  * file, so only zmm16-31 are used, which leave no dirty upper state and
  * need no vzeroupper (it cost ~1.4 cycles a call on Zen 4).  Other
  * compilers use zmm0-15 and put a vzeroupper before each return.
