@@ -320,12 +320,6 @@ static inline uint32_t ml_ne_upto32_masked(const unsigned char *p, const unsigne
     m |= (uint32_t)(p[last] != q[last]) << last;
     return m;
 }
-
-/* 64 bytes as one mask. */
-static inline uint64_t ml_ne32x2(const unsigned char *p, const unsigned char *q)
-{
-    return ml_ne32(p, q) | (uint64_t)ml_ne32(p + 32, q + 32) << 32;
-}
 #endif
 
 /* ---- 64-byte vectors (AVX-512 BW) ---- */
