@@ -5,9 +5,9 @@
  *     0..64    one masked compare, the load mask made from n
  *    65..128   head + tail vector, one test
  *   129..256   32 bytes alone, then two heads + two tails, one test
- *   257..      32-byte vectors (see bcmp_long): one, then one, two, four
- *              and four per iteration on p aligned to 32, then the last
- *              two or four ending at n
+ *   257..      32-byte vectors (see bcmp_long): one, then three, four per
+ *              iteration on p aligned to 32, then the last one, two or
+ *              four ending at n
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
  */
 #include "internal.h"
@@ -38,33 +38,32 @@ static inline int differ_first_129_256(const unsigned char *p, const unsigned ch
 }
 
 /*
- * n > 256: the loads and tests of ml_first_diff_window (see there, and
- * memcmp's use of it), returning 1 where it returns a window.  Calling it
- * (`!= SIZE_MAX`) compiled to a different layout that was slower on equal
- * inputs (mean 1.09x glibc instead of 0.94x at 0..1 KiB, up to 1.3x), so
- * bcmp keeps its own copy of the shape.
+ * n > 256, 32-byte vectors, as glibc's __memcmp_evex_movbe does it: the
+ * first alone (inputs that differ at once read 32 bytes), the next three,
+ * then four per iteration on p aligned to 32 (p + i, i = 97..128), then
+ * the last one, two or four vectors ending at n as the rest needs.
+ * 32-byte rather than 64-byte vectors: when q is not aligned like p every
+ * 64-byte load splits a cache line.  Equal inputs fall through every test.
  */
 static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
     if (ML_UNLIKELY(ml_ne32k(p, q)))
         return 1;
-    size_t a = 32 - ((uintptr_t)p & 31);
-    const unsigned char *pa = p + a, *qa = q + a;
-    if (ML_UNLIKELY(ml_ne32k(pa, qa)))
+    if (ML_UNLIKELY(ml_nz32k(ml_xor3_256(p, q, 32, 64, 96))))
         return 1;
-    if (ML_UNLIKELY(ml_nz32k(
-            _mm256_or_si256(ml_xor32(pa + 32, qa + 32), ml_xor32(pa + 64, qa + 64)))))
-        return 1;
-    if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(pa, qa, 96, 128, 160, 192))))
-        return 1;
-    size_t i = a + 224;
-    for (; i < n - 128; i += 128)
+    size_t i = 128 - ((uintptr_t)p & 31);
+    do {
         if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(p, q, i, i + 32, i + 64, i + 96))))
             return 1;
-    if (ML_LIKELY(n - i > 64))
-        return ml_nz32k(ml_xor4_256(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
-    return ml_nz32k(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
-                                    ml_xor32(p + n - 32, q + n - 32))) != 0;
+        i += 128;
+    } while (i < n - 128);
+    size_t rest = n - i;
+    if (rest <= 32)
+        return ml_nz32k(ml_xor32(p + n - 32, q + n - 32)) != 0;
+    if (rest <= 64)
+        return ml_nz32k(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
+                                        ml_xor32(p + n - 32, q + n - 32))) != 0;
+    return ml_nz32k(ml_xor4_256(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
 }
 
 /* Aligned to 1024 (the code, helpers included, is under 1 KiB): a hot path

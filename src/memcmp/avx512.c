@@ -6,9 +6,10 @@
  *     0..64    one masked compare, the load mask made from n
  *    65..128   head + tail vector, the first differing one picked by cmov
  *   129..256   32 bytes alone, then two heads + two tails picked by cmov
- *   257..      32-byte vectors (ml_first_diff_window, bcmp's long path)
- *              find a 128-byte window holding the first difference, then
- *              two 64-byte compares locate it (memcmp_locate128, cold)
+ *   257..      32-byte vectors: one, then three, four per iteration on p
+ *              aligned to 32, then the last one, two or four ending at n
+ *              (bcmp's long path); a group of three or four that differs
+ *              is located by two 64-byte compares (memcmp_locate128, cold)
  * Upper register state: with gcc, mk/memcmp.mk reserves xmm0-15 for this
  * file, so only zmm16-31 are used, which leave no dirty upper state and
  * need no vzeroupper (it cost ~1.4 cycles a call on Zen 4).  Other
@@ -19,39 +20,46 @@
 
 /*
  * The first difference in [o, o+128), which holds one, the bytes before o
- * being equal; the byte read back.  Out of line and cold: the equal path
- * of memcmp_long is then bcmp's (ml_first_diff_window), which on equal
- * inputs was 3-10% faster than locating in place (the masks kept live
- * cost moves and placement), and clearly so on misaligned buffers.  The
- * price is a re-read from L1 when the inputs differ.
- *   - o <= 32: ml_first_diff_window found the difference in one 32-byte
- *     vector at o (its first or its second test), and only that vector
- *     is read again.  Reading the whole window there touched up to two
- *     cache lines the search never read: inputs differing at once in a
- *     256 KiB working set took 2x glibc's time at 4 KiB
- *     (memlane-bench --data=mismatch --mismatch-at=0-31), now 0.75x.
- *   - else the window's bytes were all read by the search: two 64-byte
- *     compares, the first nonzero mask picked by cmov (no branch to
- *     mispredict on random positions: 0.90-0.95x glibc's time there,
- *     0.95-1.15x with 32-byte compares and branches).
+ * being equal; the byte read back.  Out of line and cold, so that the
+ * equal path of memcmp_long only ORs XORs and tests once per group.  Two
+ * 64-byte compares, the first nonzero mask picked by cmov (no branch to
+ * mispredict on random positions).
  */
 static __attribute__((noinline, cold)) int
 memcmp_locate128(const unsigned char *p, const unsigned char *q, size_t o)
 {
-    if (o <= 32)
-        return ml_diff_at(p, q, o + ml_ctz64(ml_ne32k(p + o, q + o)));
     size_t at =
         ml_first_of2(ml_ne64(p + o, q + o), o, ml_ne64(p + o + 64, q + o + 64), o + 64);
     return ml_diff_at(p, q, at);
 }
 
-/* n > 256 (see ml_first_diff_window). */
+/* n > 256: the shape of bcmp_long (bcmp/avx512.c); the first vector and
+ * the last one or two are located in place. */
 static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    size_t o = ml_first_diff_window(p, q, n);
-    if (ML_LIKELY(o == SIZE_MAX))
-        return 0;
-    return memcmp_locate128(p, q, o);
+    uint32_t m = ml_ne32k(p, q);
+    if (ML_UNLIKELY(m))
+        return ml_diff_at(p, q, ml_ctz64(m));
+    if (ML_UNLIKELY(ml_nz32k(ml_xor3_256(p, q, 32, 64, 96))))
+        return memcmp_locate128(p, q, 0);
+    size_t i = 128 - ((uintptr_t)p & 31);
+    do {
+        if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(p, q, i, i + 32, i + 64, i + 96))))
+            return memcmp_locate128(p, q, i);
+        i += 128;
+    } while (i < n - 128);
+    size_t rest = n - i;
+    if (rest <= 32) {
+        m = ml_ne32k(p + n - 32, q + n - 32);
+        return ML_LIKELY(!m) ? 0 : ml_diff_at(p, q, n - 32 + ml_ctz64(m));
+    }
+    if (rest <= 64) {
+        uint64_t m2 = ml_ne64(p + n - 64, q + n - 64);
+        return ML_LIKELY(!m2) ? 0 : ml_diff_at(p, q, n - 64 + ml_ctz64(m2));
+    }
+    return ML_LIKELY(!ml_nz32k(ml_xor4_256(p, q, n - 128, n - 96, n - 64, n - 32)))
+               ? 0
+               : memcmp_locate128(p, q, n - 128);
 }
 
 /*
