@@ -25,6 +25,20 @@ endif
 
 TARGET  := $(shell $(CC) -dumpmachine)
 IS_X86_64 := $(if $(findstring x86_64,$(TARGET)),1,)
+# The C library the compiler targets: glibc defines __GLIBC__; musl
+# defines no macro of its own, but its headers guard each type with a
+# __DEFINED_<type> macro.  musl-gcc's -dumpmachine still says -gnu.
+LIBC := $(shell printf '\043include <stdlib.h>\n' | $(CC) -dM -E -x c - 2>/dev/null | \
+          awk '/define __GLIBC__ /{print "glibc"; exit} /define __DEFINED_size_t/{m=1} END{if (m) print "musl"}' | head -1)
+LIBC := $(or $(LIBC),unknown)
+ifeq ($(LIBC),musl)
+  # musl's start files and libc, found where the compiler's link takes
+  # them (musl-gcc's specs add the directory; -print-file-name looks in
+  # glibc's), and the version its dynamic loader prints.
+  MUSL_LIBDIR := $(patsubst %/,%,$(dir $(shell printf 'int main(void){return 0;}\n' | \
+                   $(CC) -x c - -o /dev/null -Wl,--trace 2>/dev/null | grep -m1 'crt1\.o$$')))
+  MUSL_VERSION := $(shell $(MUSL_LIBDIR)/libc.so 2>&1 | sed -n 's/^Version //p')
+endif
 
 BASE_CFLAGS := -std=gnu11 $(WARN) -Iinclude -Isrc
 LIB_CFLAGS  := $(BASE_CFLAGS) -fPIC -fvisibility=hidden $(LIB_NOLIBCALL)
@@ -86,9 +100,15 @@ $(LIB_INTERNAL_A): $(LIB_OBJS)
 # linked into one relocatable object in which only the functions of the
 # API (src/memlane.map) stay global; ml_cpu, memlane_memset_avx2 and the
 # rest become local, so a program may use those names for its own.
+# With link-time optimisation (-flto in CFLAGS) the objects hold compiler
+# IR, whose symbols objcopy cannot make local: the partial link compiles
+# them (gcc: -flinker-output=nolto-rel; lld does by itself), so this
+# archive holds machine code either way.
+LIB_A_LTO := $(if $(findstring -flto,$(CFLAGS)),$(CFLAGS) \
+               $(if $(filter 1,$(IS_CLANG)),,-flinker-output=nolto-rel))
 $(BUILD)/libmemlane.a: $(LIB_INTERNAL_A) src/memlane.map
 	sed -n 's/^[[:space:]]*\(memlane_[a-z0-9_]*\);.*/\1/p' src/memlane.map > $(BUILD)/obj/api-symbols.txt
-	$(CC) -r -nostdlib -Wl,--whole-archive $(LIB_INTERNAL_A) -Wl,--no-whole-archive \
+	$(CC) $(LIB_A_LTO) -r -nostdlib -Wl,--whole-archive $(LIB_INTERNAL_A) -Wl,--no-whole-archive \
 	    -o $(BUILD)/obj/libmemlane-all.o
 	$(OBJCOPY) --keep-global-symbols=$(BUILD)/obj/api-symbols.txt \
 	    $(BUILD)/obj/libmemlane-all.o $(BUILD)/obj/libmemlane.o

@@ -37,26 +37,37 @@ struct options {
                                         [lo, hi], clamped to the length */
     int mismatch_at_given;
     unsigned runs;
-    double batch_us; /* target time of one timed batch */
-    int cpu;         /* -1: not pinned */
+    double batch_us;      /* target time of one timed batch (table 1) */
+    double pass_batch_us; /* table 2, replays: of one sample, at the
+                             fastest implementation */
+    int cpu;              /* -1: not pinned */
     enum format format;
     const char *plot_dir, *plot_tag;
     uint64_t seed;
     unsigned columns; /* non-base columns per table-2 block */
+    /* Replays (bench/workload.c, record.c) */
+    const char *workload; /* --workload */
+    int record;           /* --record: the command follows '--' */
+    size_t dump_sequence; /* --dump-sequence=N */
+    int dump_given;
 };
 
 /* The samples of one implementation in one row. */
 struct cell {
     int supported;
-    unsigned n;          /* samples taken */
-    double *v;           /* TSC cycles per call (table 1) or per
-                            pass over the buffer (table 2) */
-    unsigned long calls; /* calls per timed batch */
-    unsigned long iters; /* table 1: calls; table 2: passes */
+    unsigned n;                    /* samples taken */
+    double *v;                     /* TSC cycles per call (table 1) or per
+                                      pass over the buffer (table 2) */
+    unsigned long calls;           /* calls per timed batch */
+    unsigned long iters;           /* table 1: calls; table 2: passes */
+    unsigned long chunk;           /* table 2, replays: calls timed at a time */
+    unsigned long chunks, clipped; /* chunks timed; those counted at
+                                      their sample's median rate */
 };
 
 struct result {
-    int table; /* 1 or 2 */
+    int table; /* 1, 2, or 3: a replay (bench/workload.c), one row laid
+                  out as table 2's, an op being one call */
     struct bench_function *f;
     enum data_mode data;
     unsigned nrows;
@@ -66,6 +77,8 @@ struct result {
     int *cols;          /* implementation index of each column */
     int base_col;       /* table 2: column of the base */
     struct cell *cells; /* [row * ncols + col] */
+    const char *label;  /* table 3: the row's name */
+    double op_bytes;    /* table 3: mean bytes per call */
 };
 
 struct context {
@@ -89,12 +102,56 @@ uint64_t batch_run(unsigned site, void *fn, int is_set, unsigned char *a_base,
                    unsigned long k, size_t *cursor, uintptr_t *acc);
 
 /* run.c */
+/* The calls of a batch: call i is on a_base + call[i].off (and b_base +
+ * call[i].off) with length call[i].len; a batch walks the list
+ * cyclically.  cum[i] is the sum of the lengths of calls 0..i-1, so a
+ * batch knows how many bytes it covered. */
+struct call_list {
+    unsigned char *a_base, *b_base;
+    struct bench_call *call;
+    uint64_t *cum;
+    unsigned char *a_map, *b_map; /* the buffers, map_len bytes each */
+    size_t map_len;
+    size_t count;
+};
+void call_list_alloc(struct call_list *cl, size_t cap);
+void call_list_free(struct call_list *cl);
+/* cum[] from the lengths. */
+void call_list_sum(struct call_list *cl);
+
+/* Comparisons: the differences placed in b, to be taken out again. */
+struct cmp_data {
+    struct call_list *cl;
+    uint32_t *pos; /* difference of each call, or UINT32_MAX */
+    enum data_mode mode;
+    enum dist dist;       /* table 2: the lengths to draw */
+    size_t first, placed; /* calls first.. (placed of them, cyclic)
+                             may have a difference */
+    uint32_t *want;       /* table 2, replays: the difference each call
+                             carries (UINT32_MAX: none); NULL: drawn */
+    size_t *pass_end;     /* table 2: where each pass over the buffer ends */
+    size_t npasses;
+};
+void undo_mismatches(void *arg);
+/* Differences in the `calls` calls from `first` on (the next sample's). */
+void place_mismatches(struct cmp_data *d, size_t first, size_t calls);
+
+/* Times every supported cell of a row (see run.c); `prepare` (may be
+ * NULL) runs before every sample with `arg`, a struct cmp_data. */
+void measure_row(struct result *r, unsigned row, struct call_list *cl,
+                 size_t (*prepare)(void *, size_t, size_t), void *arg);
+
 uint64_t rnd64(void);
 void rnd_seed(uint64_t seed);
 void warm_up_cpu(double seconds);
 void measure_table1(struct result *r);
 void measure_table2(struct result *r);
 const char *dist_name(enum dist d);
+/* Calls a list of row `row` needs so that a pass over it takes the
+ * fastest supported implementation about --batch (timed on cl). */
+size_t row_list_calls(struct result *r, unsigned row, const struct call_list *cl);
+/* Entries [i, j) of call (and of want, unless NULL) in a random order. */
+void shuffle_calls(struct bench_call *call, uint32_t *want, size_t i, size_t j);
 /* Bytes the footprint names stand for (L1, L2, LLC, DRAM); 0 if unknown. */
 size_t footprint_bytes(const char *name);
 /* Size of the level-1 data, level-2 or level-3 cache; 0 if unknown. */
@@ -110,7 +167,27 @@ void report_header(FILE *out);
 void report_result(FILE *out, const struct result *r);
 void report_csv_head(FILE *out);
 void write_plot_data(const struct result *r);
+/* bench/plot.gp, built into the tool (mk/bench.mk): written next to the
+ * plot data as memlane-bench.gp. */
+extern const char bench_plot_script[];
 void format_size(char *buf, size_t len, size_t n);
+/* A memset threshold: its size as format_size writes it, or "off". */
+void format_threshold(char *buf, size_t len, size_t n);
+
+/* workload.c: --workload replays, --dump-sequence. */
+int run_workload(FILE *out, const char *path);
+int dump_sequence(FILE *out, const char *path, size_t count);
+/* Set once a replay added memset columns at threshold settings; then
+ * every memset batch first sets memlane's tunables for its column. */
+extern int bench_tuned_impls;
+void impl_tunables_apply(const struct bench_impl *im);
+
+/* record.c: runs the command under libmemlane-trace.so; returns the
+ * profile path its processes wrote PATH.<pid> to. */
+const char *record_command(char **argv);
+/* A chart of the recorded sizes with gnuplot, where installed
+ * (--plot-dir, --record). */
+void workload_chart(void);
 
 /* calibrate.c */
 int calibrate(void);

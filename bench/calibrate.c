@@ -18,6 +18,7 @@
 
 #include "memlane.h"
 #include "stats.h"
+#include "tunables.h"
 
 static double median_of(const struct cell *c)
 {
@@ -80,15 +81,18 @@ static size_t threshold(const size_t *sizes, const int *wins, unsigned n, size_t
     return t;
 }
 
-static void print_setting(const char *name, size_t v)
+/* One suggested setting (0: off), and the library's default for this
+ * CPU next to it. */
+static void print_setting(const char *name, size_t v, size_t def)
 {
-    if (!v) {
-        printf("%s=off\n", name);
-        return;
-    }
-    char sz[32];
-    format_size(sz, sizeof sz, v);
-    printf("%s=%zu    # %s bytes\n", name, v, sz);
+    char setting[64], sz[32], d[32];
+    if (v)
+        snprintf(setting, sizeof setting, "%s=%zu", name, v);
+    else
+        snprintf(setting, sizeof setting, "%s=off", name);
+    format_threshold(sz, sizeof sz, v ? v : ML_THRESHOLD_OFF);
+    format_threshold(d, sizeof d, def);
+    printf("%-40s # measured %s; default on this CPU %s\n", setting, sz, d);
 }
 
 int calibrate(void)
@@ -143,8 +147,10 @@ int calibrate(void)
         rep_t = threshold(rep_sizes, wins, n_rep, nt_t);
     }
 
-    printf("# settings for this CPU (memlane reads them at start-up):\n");
-    print_setting("MEMLANE_REP_STOSB_THRESHOLD", rep_t);
-    print_setting("MEMLANE_NT_THRESHOLD", nt_t);
+    struct ml_memset_tunables def;
+    ml_tunables_cpu_defaults(&def);
+    printf("# settings for this CPU (read at start-up), and the defaults:\n");
+    print_setting("MEMLANE_REP_STOSB_THRESHOLD", rep_t, def.rep_stosb);
+    print_setting("MEMLANE_NT_THRESHOLD", nt_t, def.nt);
     return 0;
 }

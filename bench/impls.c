@@ -97,8 +97,8 @@ static struct bench_function functions[BF_COUNT] = {
                       .default_base = "bytewise-ct"},
 };
 
-static struct bench_impl *add(enum bench_func f, const char *name, const char *what,
-                              int in_default)
+struct bench_impl *bench_impl_add(enum bench_func f, const char *name, const char *what,
+                                  int in_default)
 {
     struct bench_function *fn = &functions[f];
     if (fn->nimpls == BENCH_MAX_IMPLS) {
@@ -117,7 +117,7 @@ static struct bench_impl *add(enum bench_func f, const char *name, const char *w
 static void add_set(enum bench_func f, const char *name, const char *what, ml_set_fn fn,
                     int in_default)
 {
-    struct bench_impl *im = add(f, name, what, in_default);
+    struct bench_impl *im = bench_impl_add(f, name, what, in_default);
     if (im)
         im->fn.set = fn;
 }
@@ -125,7 +125,7 @@ static void add_set(enum bench_func f, const char *name, const char *what, ml_se
 static void add_cmp(enum bench_func f, const char *name, const char *what, ml_cmp_fn fn,
                     int in_default)
 {
-    struct bench_impl *im = add(f, name, what, in_default);
+    struct bench_impl *im = bench_impl_add(f, name, what, in_default);
     if (im)
         im->fn.cmp = fn;
 }
@@ -142,7 +142,8 @@ static void add_memlane(enum bench_func f, const char *function, void *dispatche
             continue;
         char name[32];
         snprintf(name, sizeof name, "memlane-%s", v->name);
-        struct bench_impl *im = add(f, name, "memlane variant, called directly", 1);
+        struct bench_impl *im =
+            bench_impl_add(f, name, "memlane variant, called directly", 1);
         if (!im)
             continue;
         if (mf->kind == ML_KIND_SET)
@@ -175,7 +176,7 @@ void impls_init(void)
     const char *what;
     ml_set_fn loop = bench_store_loop(&what);
     if (loop) {
-        struct bench_impl *im = add(BF_MEMSET, "store-loop", what, 1);
+        struct bench_impl *im = bench_impl_add(BF_MEMSET, "store-loop", what, 1);
         if (im) {
             im->fn.set = loop;
             im->size_multiple = 256;
@@ -184,7 +185,7 @@ void impls_init(void)
     }
     loop = bench_nt_store_loop(&what);
     if (loop) {
-        struct bench_impl *im = add(BF_MEMSET, "nt-store-loop", what, 0);
+        struct bench_impl *im = bench_impl_add(BF_MEMSET, "nt-store-loop", what, 0);
         if (im) {
             im->fn.set = loop;
             im->size_multiple = 256;

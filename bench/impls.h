@@ -25,6 +25,8 @@ struct bench_impl {
     size_t size_multiple; /* n must be a multiple of this (0: any) */
     size_t dst_align;     /* dst/a must be aligned so (0: any) */
     unsigned site;        /* its own copy of the timed loop */
+    int tuned;            /* memlane memset with these tunables (replays) */
+    size_t rep_stosb, nt;
 };
 
 enum { BENCH_MAX_IMPLS = 24 };
@@ -40,6 +42,9 @@ struct bench_function {
 
 /* Builds the tables (once). */
 void impls_init(void);
+/* Adds an implementation to f's table (after impls_init); NULL when full. */
+struct bench_impl *bench_impl_add(enum bench_func f, const char *name, const char *what,
+                                  int in_default);
 struct bench_function *bench_function_get(enum bench_func f);
 /* By name ("memset", ...; also "ts_bcmp", "ts_memcmp"); NULL if unknown. */
 struct bench_function *bench_function_find(const char *name);

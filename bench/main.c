@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "memlane.h"
@@ -68,8 +69,9 @@ static void usage(FILE *out)
         "                         (0..4095, default 0)\n"
         "  -n, --runs=N           samples per cell (default 20, --quick 5)\n"
         "      --batch=US         target time of one timed batch in microseconds\n"
-        "                         (default 5, --quick 2); a batch of random sizes or\n"
-        "                         differences is at most one pass over its calls\n"
+        "                         (table 1: default 5, --quick 2); table 2: of one\n"
+        "                         sample at the fastest implementation (default\n"
+        "                         100, --quick 20), timed in chunks of 20 us\n"
         "      --cpu=N            pin to CPU N\n"
         "      --isolate          measure each implementation in a process of its\n"
         "                         own, one after the other (no interleaving): in\n"
@@ -77,15 +79,32 @@ static void usage(FILE *out)
         "                         read faster at small sizes\n"
         "      --quick            fewer runs and shorter batches (under 30 s)\n"
         "      --format=FMT       table (default), gobench (Go benchmark lines for\n"
-        "                         benchstat), csv (one summary line per cell)\n"
+        "                         benchstat, named key=value: benchstat -col /impl\n"
+        "                         compares implementations), csv (one summary\n"
+        "                         line per cell)\n"
         "      --unit=U           table 1 in cycles (default), ns, or ratio (each\n"
         "                         median divided by the --base column's)\n"
         "      --columns=N        table 2: implementations per block (default 3)\n"
         "      --calibrate        measure and print MEMLANE_REP_STOSB_THRESHOLD and\n"
         "                         MEMLANE_NT_THRESHOLD for this CPU\n"
-        "      --plot-dir=DIR     also write the medians as gnuplot data to DIR\n"
+        "      --plot-dir=DIR     also write the medians as gnuplot data to DIR,\n"
+        "                         and the script that charts them:\n"
+        "                         cd DIR && gnuplot memlane-bench.gp\n"
         "      --plot-tag=TAG     suffix of the data file names\n"
         "      --seed=N           random seed (sizes, positions)\n"
+        "      --workload=FILE    replay a recorded profile (libmemlane-trace.so's,\n"
+        "                         MEMLANE_TRACE=FILE: FILE, or the FILE.<pid> of\n"
+        "                         all processes, added up) or an LLVM libc size\n"
+        "                         distribution (-f names its function, else its\n"
+        "                         file name does): every implementation on the\n"
+        "                         calls drawn from it (--seed), table 2's layout\n"
+        "                         per function, then a verdict\n"
+        "      --record -- CMD ARGS...  run CMD under libmemlane-trace.so, then\n"
+        "                         replay its profile (kept in --plot-dir, or a new\n"
+        "                         folder in TMPDIR, with a chart when gnuplot is\n"
+        "                         installed)\n"
+        "      --dump-sequence=N  with --workload: print the first N calls each\n"
+        "                         function's replay draws, measure nothing\n"
         "      --list             list the implementations available here\n"
         "  -q, --quiet            no progress on stderr\n"
         "  -h, --help             this text\n"
@@ -95,11 +114,26 @@ static void usage(FILE *out)
         "of calls; the median cost of an empty measurement is subtracted.  Cells are\n"
         "medians of --runs samples, implementations interleaved round by round; an\n"
         "untimed batch precedes every sample, and a batch interrupted by a context\n"
-        "switch is run again.  Random sizes, and difference positions where a\n"
-        "sample revisits buffers, are drawn anew for every sample, so the branch\n"
-        "predictor cannot learn them.\n"
-        "Exit status: 0 on success, 2 on bad usage or a buffer that cannot be\n"
-        "allocated.\n");
+        "switch is run again.  Table 1: difference positions where a sample\n"
+        "revisits buffers are drawn anew for every sample.  Table 2: a row's sizes\n"
+        "and differences are drawn once (many passes); every sample runs all of\n"
+        "them in a new order, so samples do the same work and the branch predictor\n"
+        "never sees a sequence twice; it is timed in 20 us chunks, and a chunk over\n"
+        "1.25 times the sample's median chunk (a virtual CPU stopped by its host)\n"
+        "counts at the median's rate.\n"
+        "Run time: before measuring, the tool estimates a lower bound from the\n"
+        "calls it will make (every sample is an untimed and a timed batch of at\n"
+        "least one call, at no more than 64 bytes per nanosecond); above\n"
+        "10 minutes it warns on stderr, even with --quiet, and carries on.\n"
+        "\n"
+        "Exit status:\n"
+        "  0  success\n"
+        "  1  an output could not be written (standard output, a --plot-dir\n"
+        "     file), or a measuring child process (--isolate) failed\n"
+        "  2  bad usage (an unknown option or value), a --plot-dir that cannot\n"
+        "     be written to (checked before measuring), a bad or unreadable\n"
+        "     profile, a buffer that cannot be allocated, or a CPU that cannot\n"
+        "     be pinned\n");
 }
 
 static void bad(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -228,8 +262,10 @@ static unsigned long parse_uint(const char *what, const char *s, unsigned long l
 {
     char *end;
     errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (!*s || *end || errno || *s == '-' || v < lo || v > hi)
+    /* Digits only: strtoul would take leading blanks, '+' and '-' (and
+     * turn " -1" into ULONG_MAX). */
+    unsigned long v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
+    if (*s < '0' || *s > '9' || *end || errno || v < lo || v > hi)
         bad("%s must be a whole number from %lu to %lu, not '%s'", what, lo, hi, s);
     return v;
 }
@@ -244,8 +280,18 @@ static void split_free(char **v)
     }
 }
 
-static char **split(const char *arg, size_t *count)
+static char **split(const char *arg, size_t *count, const char *what)
 {
+    /* strtok would skip empty items: "a,,b" must be an error, as in --sizes. */
+    const char *item = arg;
+    for (const char *p = arg;; p++)
+        if (*p == ',' || !*p) {
+            if (p == item && *arg)
+                bad("empty item in %s '%s'", what, arg);
+            if (!*p)
+                break;
+            item = p + 1;
+        }
     char *copy = strdup(arg);
     size_t n = 1;
     for (const char *p = arg; *p; p++)
@@ -279,8 +325,37 @@ enum {
     OPT_LIST,
     OPT_ISOLATE,
     OPT_MISMATCH_AT,
+    OPT_WORKLOAD,
+    OPT_RECORD,
+    OPT_DUMP_SEQUENCE,
     OPT_VERSION
 };
+
+/* What getopt_long rejected: arg is the word it stopped at, optopt the
+ * short option or a long option's code.  "--list=yes" comes back as the
+ * code of --list (above 255: not a character to print). */
+static void bad_option(const char *arg, int optopt_code, const struct option *longs)
+    __attribute__((noreturn));
+static void bad_option(const char *arg, int optopt_code, const struct option *longs)
+{
+    if (arg[0] == '-' && arg[1] == '-') {
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+        for (const struct option *l = longs; l->name; l++)
+            if (strlen(l->name) == len && !strncmp(l->name, arg + 2, len) && eq &&
+                l->has_arg == no_argument)
+                bad("option '--%s' takes no value", l->name);
+        /* An abbreviation: name the option it stands for. */
+        for (const struct option *l = longs; eq && l->name; l++)
+            if (l->val == optopt_code && l->has_arg == no_argument &&
+                !strncmp(l->name, arg + 2, len))
+                bad("option '--%s' takes no value", l->name);
+        bad("unknown option '%.*s'", (int)(eq ? (size_t)(eq - arg) : strlen(arg)), arg);
+    }
+    if (optopt_code > 0 && optopt_code < 256)
+        bad("unknown option '-%c'", optopt_code);
+    bad("unknown option '%s'", arg);
+}
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -310,6 +385,9 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"seed", required_argument, 0, OPT_SEED},
         {"list", no_argument, 0, OPT_LIST},
         {"isolate", no_argument, 0, OPT_ISOLATE},
+        {"workload", required_argument, 0, OPT_WORKLOAD},
+        {"record", no_argument, 0, OPT_RECORD},
+        {"dump-sequence", required_argument, 0, OPT_DUMP_SEQUENCE},
         {"version", no_argument, 0, OPT_VERSION},
         {0, 0, 0, 0},
     };
@@ -323,6 +401,7 @@ static void parse_options(int argc, char **argv, struct options *o)
     o->mismatch_hi = SIZE_MAX;
     o->runs = 20;
     o->batch_us = 5;
+    o->pass_batch_us = 100;
     o->cpu = -1;
     o->seed = 1;
     o->columns = 3;
@@ -338,7 +417,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         switch (c) {
         case 't':
             o->tables = 0;
-            v = split(optarg, &cnt);
+            v = split(optarg, &cnt, "--tables");
             for (size_t i = 0; i < cnt; i++) {
                 if (!strcmp(v[i], "1"))
                     o->tables |= 1;
@@ -352,7 +431,7 @@ static void parse_options(int argc, char **argv, struct options *o)
                 bad("empty --tables");
             break;
         case 'f':
-            v = split(optarg, &cnt);
+            v = split(optarg, &cnt, "--functions");
             if (!cnt)
                 bad("empty --functions");
             for (size_t i = 0; i < cnt; i++) {
@@ -366,7 +445,7 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case 'i':
             split_free(o->impls);
-            o->impls = split(optarg, &o->nimpls);
+            o->impls = split(optarg, &o->nimpls, "--impls");
             if (!o->nimpls)
                 bad("empty --impls");
             break;
@@ -378,7 +457,7 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case 'd':
             o->dists = 0;
-            v = split(optarg, &cnt);
+            v = split(optarg, &cnt, "--dists");
             for (size_t i = 0; i < cnt; i++) {
                 int found = 0;
                 for (int d = 0; d < DIST_COUNT; d++)
@@ -461,10 +540,12 @@ static void parse_options(int argc, char **argv, struct options *o)
         }
         case OPT_BATCH: {
             char *end;
+            /* A plain decimal: strtod would take blanks, signs and hex. */
             double us = strtod(optarg, &end);
-            if (!*optarg || *end || !(us >= 0.1 && us <= 100000))
+            if (!*optarg || strspn(optarg, "0123456789.") != strlen(optarg) || *end ||
+                !(us >= 0.1 && us <= 100000))
                 bad("--batch must be 0.1 to 100000 microseconds, not '%s'", optarg);
-            o->batch_us = us;
+            o->batch_us = o->pass_batch_us = us;
             batch_given = 1;
             break;
         }
@@ -515,24 +596,40 @@ static void parse_options(int argc, char **argv, struct options *o)
         case OPT_ISOLATE:
             o->isolate = 1;
             break;
+        case OPT_WORKLOAD:
+            o->workload = optarg;
+            break;
+        case OPT_RECORD:
+            o->record = 1;
+            break;
+        case OPT_DUMP_SEQUENCE:
+            o->dump_sequence = parse_uint("--dump-sequence", optarg, 1, 1u << 24);
+            o->dump_given = 1;
+            break;
         case OPT_VERSION: /* the tool is linked with the library it measures */
             printf("memlane-bench (memlane) %s\n", memlane_version());
             exit(0);
         case ':':
             bad("option '%s' needs a value", argv[optind - 1]);
         default:
-            if (optopt)
-                bad("unknown option '-%c'", optopt);
-            bad("unknown option '%s'", argv[optind - 1]);
+            bad_option(argv[optind - 1], optopt, longs);
         }
     }
-    if (optind < argc)
+    if (o->record && optind == argc)
+        bad("--record needs a command: --record -- CMD ARGS...");
+    if (o->record && o->workload)
+        bad("--record replays what it records: no --workload with it");
+    if (o->dump_given && !o->workload)
+        bad("--dump-sequence needs --workload=FILE");
+    if (optind < argc && !o->record)
         bad("unexpected argument '%s'", argv[optind]);
     if (o->quick) {
         if (!runs_given)
             o->runs = 5;
-        if (!batch_given)
+        if (!batch_given) {
             o->batch_us = 2;
+            o->pass_batch_us = 20;
+        }
     }
     if (!o->nsizes)
         parse_sizes(o, "0-1024:16");
@@ -615,6 +712,105 @@ static void list_impls(void)
     }
 }
 
+/* A table that could not be written (a full disk, a closed pipe) ends
+ * the run at once, with exit status 1: measuring on is pointless. */
+static void check_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "memlane-bench: cannot write standard output: %s\n",
+                errno ? strerror(errno) : "write error");
+        _exit(1);
+    }
+}
+
+/* At exit: the last buffered output too, and the close itself. */
+static void close_stdout(void)
+{
+    check_stdout();
+    if (fclose(stdout) != 0) {
+        fprintf(stderr, "memlane-bench: cannot write standard output: %s\n",
+                strerror(errno));
+        _exit(1);
+    }
+}
+
+/* --plot-dir must take files before anything is measured: create it if
+ * need be, then create and remove a file in it. */
+static void check_plot_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) && errno != EEXIST)
+        bad("cannot create --plot-dir '%s': %s", dir, strerror(errno));
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/.memlane-bench-XXXXXX", dir) >= (int)sizeof path)
+        bad("--plot-dir '%s' is too long", dir);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        bad("cannot write to --plot-dir '%s': %s", dir, strerror(errno));
+    close(fd);
+    unlink(path);
+}
+
+/* Whether table `table` measures f in data mode d (main's loop). */
+static int result_wanted(const struct options *o, int table, int f, int d)
+{
+    if (!(o->tables & (1 << (table - 1))))
+        return 0;
+    if (!(o->funcs_given ? o->funcs[f] : (table == 2 || f == BF_MEMSET)))
+        return 0;
+    if (!(o->data & (1 << d)))
+        return 0;
+    /* memset has no data mode: measured once. */
+    return !(bench_function_get(f)->kind == ML_KIND_SET && d != DATA_EQUAL &&
+             (o->data & (1 << DATA_EQUAL)));
+}
+
+static void pick_columns(struct result *r, int table);
+
+/* A lower bound of the measuring time in seconds: every cell takes two
+ * batches to size its batch and then an untimed and a timed batch per
+ * run; a batch lasts --batch microseconds, or one call if that is longer,
+ * and no call moves more than ESTIMATE_BYTES_PER_NS. */
+#define ESTIMATE_BYTES_PER_NS 64.0
+#define ESTIMATE_WARN_SECONDS 600.0
+static double estimate_seconds(const struct options *o)
+{
+    double total = 0, batch = o->batch_us * 1e-6;
+    for (int table = 1; table <= 2; table++)
+        for (int f = 0; f < BF_COUNT; f++)
+            for (int d = 0; d < DATA_COUNT; d++) {
+                if (!result_wanted(o, table, f, d))
+                    continue;
+                struct result r;
+                memset(&r, 0, sizeof r);
+                r.table = table;
+                r.f = bench_function_get(f);
+                pick_columns(&r, table);
+                double per_cell = 0;
+                if (table == 1) {
+                    for (size_t i = 0; i < o->nsizes; i++) {
+                        double call = (double)o->sizes[i] / ESTIMATE_BYTES_PER_NS * 1e-9;
+                        per_cell += call > batch ? call : batch;
+                    }
+                } else {
+                    for (int k = 0; k < DIST_COUNT; k++)
+                        per_cell += (o->dists & (1 << k)) ? batch : 0;
+                }
+                total += per_cell * (2.0 * o->runs + 2) * r.ncols;
+                free(r.cols);
+            }
+    return total;
+}
+
+static void format_duration(char *buf, size_t len, double s)
+{
+    if (s < 120)
+        snprintf(buf, len, "%.0f seconds", s);
+    else if (s < 7200)
+        snprintf(buf, len, "%.0f minutes", s / 60);
+    else
+        snprintf(buf, len, "%.1f hours", s / 3600);
+}
+
 static void run_result(FILE *out, int table, struct bench_function *f,
                        enum data_mode data)
 {
@@ -643,6 +839,7 @@ static void run_result(FILE *out, int table, struct bench_function *f,
     else
         measure_table2(&r);
     report_result(out, &r);
+    check_stdout();
     write_plot_data(&r);
     for (unsigned i = 0; i < r.nrows * r.ncols; i++)
         free(r.cells[i].v);
@@ -653,6 +850,7 @@ static void run_result(FILE *out, int table, struct bench_function *f,
 
 int main(int argc, char **argv)
 {
+    atexit(close_stdout);
     impls_init();
     parse_options(argc, argv, &ctx.opt);
     struct options *o = &ctx.opt;
@@ -661,6 +859,24 @@ int main(int argc, char **argv)
         return 0;
     }
     check_names();
+    if (o->dump_given)
+        return dump_sequence(stdout, o->workload, o->dump_sequence);
+    if (o->plot_dir)
+        check_plot_dir(o->plot_dir);
+    if (o->record)
+        o->workload = record_command(argv + optind);
+    if (!o->workload && !o->calibrate && !getenv("MEMLANE_BENCH_CALIBRATING")) {
+        double est = estimate_seconds(o);
+        char when[64];
+        format_duration(when, sizeof when, est);
+        if (est > ESTIMATE_WARN_SECONDS)
+            fprintf(stderr,
+                    "memlane-bench: warning: this run takes at least %s; fewer --runs "
+                    "or smaller --sizes make it shorter\n",
+                    when);
+        else if (!o->quiet && est > 60)
+            fprintf(stderr, "memlane-bench: this run takes at least %s\n", when);
+    }
 
     if (o->calibrate && !getenv("MEMLANE_BENCH_CALIBRATING")) {
         /* memlane reads its tunables once at start-up: restart with them
@@ -692,25 +908,17 @@ int main(int argc, char **argv)
 
     if (o->calibrate)
         return calibrate();
+    if (o->workload) {
+        int rc = run_workload(out, o->workload);
+        workload_chart();
+        return rc;
+    }
 
     for (int table = 1; table <= 2; table++) {
-        if (!(o->tables & (1 << (table - 1))))
-            continue;
-        for (int f = 0; f < BF_COUNT; f++) {
-            int on = o->funcs_given ? o->funcs[f] : (table == 2 || f == BF_MEMSET);
-            if (!on)
-                continue;
-            struct bench_function *fn = bench_function_get(f);
-            for (int d = 0; d < DATA_COUNT; d++) {
-                if (!(o->data & (1 << d)))
-                    continue;
-                /* memset has no data mode: measure it once. */
-                if (fn->kind == ML_KIND_SET && d != DATA_EQUAL &&
-                    (o->data & (1 << DATA_EQUAL)))
-                    continue;
-                run_result(out, table, fn, (enum data_mode)d);
-            }
-        }
+        for (int f = 0; f < BF_COUNT; f++)
+            for (int d = 0; d < DATA_COUNT; d++)
+                if (result_wanted(o, table, f, d))
+                    run_result(out, table, bench_function_get(f), (enum data_mode)d);
     }
     if (!o->quiet)
         fprintf(stderr, "memlane-bench: done in %.1f s\n",

@@ -17,6 +17,7 @@
 #include "cpu.h"
 #include "memlane.h"
 #include "stats.h"
+#include "tunables.h"
 
 /* ---- header ---- */
 
@@ -82,6 +83,22 @@ void report_header(FILE *out)
             pre, ctx.selected_level, memlane_active("memset"), memlane_active("memcmp"),
             memlane_active("bcmp"), memlane_active("timingsafe_bcmp"),
             memlane_active("timingsafe_memcmp"));
+    {
+        /* The thresholds memset uses in this run, and this CPU's defaults
+         * (they differ when MEMLANE_* variables are set). */
+        const struct ml_memset_tunables *t = ml_memset_tunables();
+        struct ml_memset_tunables d;
+        ml_tunables_cpu_defaults(&d);
+        char rep[32], nt[32], drep[32], dnt[32];
+        format_threshold(rep, sizeof rep, t->rep_stosb);
+        format_threshold(nt, sizeof nt, t->nt);
+        format_threshold(drep, sizeof drep, d.rep_stosb);
+        format_threshold(dnt, sizeof dnt, d.nt);
+        fprintf(out,
+                "%smemset-thresholds: rep-stosb=%s nt=%s (this CPU's defaults: "
+                "rep-stosb=%s nt=%s)\n",
+                pre, rep, nt, drep, dnt);
+    }
 #if defined(__GLIBC__)
     fprintf(out, "%slibc: glibc %s\n", pre, gnu_get_libc_version());
     {
@@ -92,6 +109,10 @@ void report_header(FILE *out)
         fprintf(out, "%slibc-variants: memset=%s memcmp=%s bcmp=%s\n", pre,
                 set ? set : "?", cmp ? cmp : "?", eq ? eq : "?");
     }
+#elif defined(BENCH_LIBC_MUSL)
+    /* musl has no version call: the version of the libc the build linked
+     * (mk/bench.mk); one memset, memcmp and bcmp, no variants. */
+    fprintf(out, "%slibc: musl %s\n", pre, BENCH_LIBC_MUSL);
 #else
     fprintf(out, "%slibc: unknown\n", pre);
 #endif
@@ -145,6 +166,14 @@ void format_size(char *buf, size_t len, size_t n)
         snprintf(buf, len, "%zu", n);
 }
 
+void format_threshold(char *buf, size_t len, size_t n)
+{
+    if (n == ML_THRESHOLD_OFF)
+        snprintf(buf, len, "off");
+    else
+        format_size(buf, len, n);
+}
+
 static void fmt_count(char *buf, size_t len, double v)
 {
     if (v >= 1000)
@@ -188,8 +217,18 @@ static const struct cell *cell_at(const struct result *r, unsigned row, unsigned
 
 static double tick_ns(double ticks) { return ticks / ctx.timer.tsc_ghz; }
 
+/* Bytes of one op of table 2 (a pass) or 3 (a call, on average). */
+static double op_bytes(const struct result *r)
+{
+    return r->table == 3 ? r->op_bytes : DIST_BUFFER;
+}
+
 static void row_name(char *buf, size_t len, const struct result *r, unsigned row)
 {
+    if (r->table == 3) {
+        snprintf(buf, len, "%s", r->label);
+        return;
+    }
     const char *data =
         r->f->kind == ML_KIND_CMP && r->data == DATA_MISMATCH ? "Mismatch" : "";
     if (r->table == 1)
@@ -322,7 +361,7 @@ static void stat_cells(const struct result *r, struct cellstat *cs)
             double *bps = malloc(ce->n * sizeof *bps);
             for (unsigned i = 0; i < ce->n; i++) {
                 sec[i] = tick_ns(ce->v[i]) * 1e-9;
-                bps[i] = sec[i] > 0 ? (double)DIST_BUFFER / sec[i] : 0;
+                bps[i] = sec[i] > 0 ? op_bytes(r) / sec[i] : 0;
             }
             summarize(sec, ce->n, &x->s);
             summarize(bps, ce->n, &x->bps);
@@ -473,25 +512,44 @@ static void table2_block(FILE *out, const struct result *r, const struct cellsta
     free(names);
 }
 
+/* How many chunks of the samples counted at their sample's median rate
+ * (bench/run.c: sample), if any. */
+static void clipped_note(FILE *out, const struct result *r)
+{
+    unsigned long chunks = 0, clipped = 0;
+    for (unsigned i = 0; i < r->nrows * r->ncols; i++) {
+        chunks += r->cells[i].chunks;
+        clipped += r->cells[i].clipped;
+    }
+    if (clipped)
+        fprintf(out,
+                "  %lu of %lu timed chunks (%.2f%%) took over 1.25 times their "
+                "sample's median and count at its rate.\n",
+                clipped, chunks, 100.0 * (double)clipped / (double)chunks);
+}
+
 static void table2_human(FILE *out, const struct result *r)
 {
     struct cellstat *cs = calloc((size_t)r->nrows * r->ncols, sizeof *cs);
     stat_cells(r, cs);
-    fprintf(out,
-            "%s%s: base %s; a pass over a %u KiB buffer, sizes drawn per "
-            "call (Short: geometric, mean 16 B;\n"
-            "  Mid: mean 64 B; Uniform512: uniform 0..512 B; Long: one call); "
-            "median \xc2\xb1 spread of %u runs;\n"
-            "  vs base: change of the median, Mann-Whitney U p-value, '~' "
-            "when p >= 0.05.\n",
-            r->f->name, data_text(r), impl_name(r, (unsigned)r->base_col),
-            DIST_BUFFER / 1024, ctx.opt.runs);
+    if (r->table == 2) /* a replay prints its own (bench/workload.c) */
+        fprintf(out,
+                "%s%s: base %s; a pass over a %u KiB buffer, sizes drawn per "
+                "call (Short: geometric, mean 16 B;\n"
+                "  Mid: mean 64 B; Uniform512: uniform 0..512 B; Long: one call); "
+                "median \xc2\xb1 spread of %u runs;\n"
+                "  vs base: change of the median, Mann-Whitney U p-value, '~' "
+                "when p >= 0.05.\n",
+                r->f->name, data_text(r), impl_name(r, (unsigned)r->base_col),
+                DIST_BUFFER / 1024, ctx.opt.runs);
+    clipped_note(out, r);
     unsigned others[BENCH_MAX_IMPLS], nothers = 0;
     for (unsigned c = 0; c < r->ncols; c++)
         if ((int)c != r->base_col)
             others[nothers++] = c;
     unsigned per = ctx.opt.columns ? ctx.opt.columns : nothers;
-    for (int unit = 0; unit < 2; unit++)
+    /* Replays (table 3): sec/op only; the header gives the mean size. */
+    for (int unit = 0; unit < (r->table == 3 ? 1 : 2); unit++)
         for (unsigned i = 0; i < nothers || (i == 0 && nothers == 0); i += per) {
             unsigned cnt = nothers - i < per ? nothers - i : per;
             table2_block(out, r, cs, unit, others + i, cnt);
@@ -503,17 +561,27 @@ static void table2_human(FILE *out, const struct result *r)
 
 /* ---- machine-readable formats ---- */
 
+/* Go benchmark lines whose sub-benchmark names are key=value pairs, so
+ * that benchstat can project them: Benchmark<Function>[/data=equal|
+ * mismatch]/size=<bytes> (table 1) or /dist=<Dist> (table 2), then
+ * /impl=<implementation> (`benchstat -col /impl`). */
 static void gobench(FILE *out, const struct result *r)
 {
+    const char *data = r->f->kind != ML_KIND_CMP || r->table == 3 ? ""
+                       : r->data == DATA_MISMATCH                 ? "/data=mismatch"
+                                                  : "/data=equal";
     for (unsigned row = 0; row < r->nrows; row++) {
-        char name[96], sz[32];
-        row_name(name, sizeof name, r, row);
-        size_t bytes = DIST_BUFFER;
+        char key[112];
+        size_t bytes = (size_t)op_bytes(r);
         if (r->table == 1) {
             bytes = r->sizes[row];
-            snprintf(sz, sizeof sz, "/%zu", bytes);
+            snprintf(key, sizeof key, "size=%zu", bytes);
+        } else if (r->table == 3) {
+            /* The label is "<Function>/<program>". */
+            const char *program = strchr(r->label, '/');
+            snprintf(key, sizeof key, "workload=%s", program ? program + 1 : r->label);
         } else {
-            sz[0] = 0;
+            snprintf(key, sizeof key, "dist=%s", dist_name(r->dists[row]));
         }
         for (unsigned c = 0; c < r->ncols; c++) {
             const struct cell *ce = cell_at(r, row, c);
@@ -523,8 +591,9 @@ static void gobench(FILE *out, const struct result *r)
             for (unsigned i = 0; i < ce->n; i++) {
                 double ns = tick_ns(ce->v[i]);
                 fprintf(out,
-                        "Benchmark%s%s/%s\t%lu\t%.3f ns/op\t%.2f MB/s\t%.2f cycles/op\n",
-                        name, sz, impl_name(r, c), iters, ns,
+                        "Benchmark%s%s/%s/impl=%s\t%lu\t%.3f ns/op\t%.2f MB/s\t%.2f "
+                        "cycles/op\n",
+                        r->f->title, data, key, impl_name(r, c), iters, ns,
                         ns > 0 ? (double)bytes / ns * 1e3 : 0.0, ce->v[i]);
             }
         }
@@ -548,7 +617,7 @@ static void csv(FILE *out, const struct result *r)
     for (unsigned row = 0; row < r->nrows; row++) {
         char name[96];
         row_name(name, sizeof name, r, row);
-        size_t bytes = r->table == 1 ? r->sizes[row] : DIST_BUFFER;
+        size_t bytes = r->table == 1 ? r->sizes[row] : (size_t)op_bytes(r);
         for (unsigned c = 0; c < r->ncols; c++) {
             const struct cell *ce = cell_at(r, row, c);
             if (!ce->supported || !ce->n)
@@ -564,7 +633,7 @@ static void csv(FILE *out, const struct result *r)
             if (r->table == 1)
                 fprintf(out, "%zu,", bytes);
             else
-                fprintf(out, "%s,", dist_name(r->dists[row]));
+                fprintf(out, "%s,", r->table == 3 ? "replay" : dist_name(r->dists[row]));
             fprintf(out, "%u,%lu,%.3f,%.3f,%.3f,%.3f,%.2f,%.6g,", s.n, ce->calls,
                     s.median, s.q1, s.q3, ns, s.spread * 100,
                     ns > 0 ? (double)bytes / ns * 1e9 : 0.0);
@@ -605,14 +674,31 @@ void report_result(FILE *out, const struct result *r)
 
 /* ---- plot data ---- */
 
+/* The chart script next to the data, so that the folder is all gnuplot
+ * needs, wherever the tool is installed. */
+static void write_plot_script(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/memlane-bench.gp", ctx.opt.plot_dir);
+    FILE *out = fopen(path, "w");
+    if (!out || fputs(bench_plot_script, out) < 0 || fclose(out)) {
+        fprintf(stderr, "memlane-bench: cannot write %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    if (!ctx.opt.quiet)
+        fprintf(stderr, "memlane-bench: charts: cd %s && gnuplot memlane-bench.gp\n",
+                ctx.opt.plot_dir);
+}
+
 void write_plot_data(const struct result *r)
 {
-    if (!ctx.opt.plot_dir)
+    static int script_written;
+    if (!ctx.opt.plot_dir || r->table == 3)
         return;
-    if (mkdir(ctx.opt.plot_dir, 0777) && errno != EEXIST) {
-        fprintf(stderr, "memlane-bench: cannot create %s: %s\n", ctx.opt.plot_dir,
-                strerror(errno));
-        exit(1);
+    /* main checked before measuring that the folder takes files. */
+    if (!script_written) {
+        write_plot_script();
+        script_written = 1;
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/table%d-%s%s%s%s.dat", ctx.opt.plot_dir, r->table,
@@ -651,5 +737,11 @@ void write_plot_data(const struct result *r)
         }
         fputc('\n', out);
     }
-    fclose(out);
+    /* A full disk shows in the error flag or at the close. */
+    int failed = ferror(out);
+    if (fclose(out) != 0 || failed) {
+        fprintf(stderr, "memlane-bench: cannot write %s: %s\n", path,
+                errno ? strerror(errno) : "write error");
+        exit(1);
+    }
 }

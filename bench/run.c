@@ -13,6 +13,7 @@
  */
 #include "bench.h"
 #include "memlane.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -147,10 +148,14 @@ size_t cache_bytes(int level)
         if (v)
             return v;
     }
+#ifdef _SC_LEVEL1_DCACHE_SIZE /* glibc's; musl has no such sysconf names */
     long v = sysconf(level == 1   ? _SC_LEVEL1_DCACHE_SIZE
                      : level == 2 ? _SC_LEVEL2_CACHE_SIZE
                                   : _SC_LEVEL3_CACHE_SIZE);
     return v > 0 ? (size_t)v : 0;
+#else
+    return 0;
+#endif
 }
 
 size_t footprint_bytes(const char *name)
@@ -187,20 +192,7 @@ void warm_up_cpu(double seconds)
 
 /* ---- the timed batch ---- */
 
-/* The calls of a batch: call i is on a_base + call[i].off (and b_base +
- * call[i].off) with length call[i].len; a batch walks the list
- * cyclically.  cum[i] is the sum of the lengths of calls 0..i-1, so a
- * batch knows how many bytes it covered. */
-struct call_list {
-    unsigned char *a_base, *b_base;
-    struct bench_call *call;
-    uint64_t *cum;
-    unsigned char *a_map, *b_map; /* the buffers, map_len bytes each */
-    size_t map_len;
-    size_t count;
-};
-
-static void call_list_alloc(struct call_list *cl, size_t cap)
+void call_list_alloc(struct call_list *cl, size_t cap)
 {
     cl->call = malloc(cap * sizeof *cl->call);
     cl->cum = malloc((cap + 1) * sizeof *cl->cum);
@@ -208,13 +200,13 @@ static void call_list_alloc(struct call_list *cl, size_t cap)
         abort();
 }
 
-static void call_list_free(struct call_list *cl)
+void call_list_free(struct call_list *cl)
 {
     free(cl->call);
     free(cl->cum);
 }
 
-static void call_list_sum(struct call_list *cl)
+void call_list_sum(struct call_list *cl)
 {
     cl->cum[0] = 0;
     for (size_t i = 0; i < cl->count; i++)
@@ -239,6 +231,8 @@ static double time_batch(const struct bench_function *f, const struct bench_impl
     uintptr_t acc;
     int is_set = f->kind == ML_KIND_SET;
     void *fn = is_set ? (void *)im->fn.set : (void *)im->fn.cmp;
+    if (is_set && bench_tuned_impls)
+        impl_tunables_apply(im);
     uint64_t ticks = batch_run(im->site, fn, is_set, cl->a_base, cl->b_base, cl->call,
                                cl->count, k, cursor, &acc);
     sink += acc;
@@ -246,12 +240,19 @@ static double time_batch(const struct bench_function *f, const struct bench_impl
     return t > 0 ? t : 0;
 }
 
-/* Calls per batch for about the target time. */
-static unsigned long choose_batch(const struct bench_function *f,
-                                  const struct bench_impl *im, const struct call_list *cl)
+/* Target time of a batch of r's in microseconds. */
+static double batch_us(const struct result *r)
 {
+    return r->table == 1 ? ctx.opt.batch_us : ctx.opt.pass_batch_us;
+}
+
+/* Calls per batch for about the target time. */
+static unsigned long choose_batch(const struct result *r, const struct bench_impl *im,
+                                  const struct call_list *cl)
+{
+    const struct bench_function *f = r->f;
     const unsigned long kmax = 1ul << 24;
-    double target = ctx.opt.batch_us * 1e3 * ctx.timer.tsc_ghz;
+    double target = batch_us(r) * 1e3 * ctx.timer.tsc_ghz;
     unsigned long k = 1;
     size_t cursor = 0;
     for (;;) {
@@ -276,11 +277,10 @@ static long switches(void)
     return ru.ru_nvcsw + ru.ru_nivcsw;
 }
 
-/* One sample; a batch during which the thread was switched out (the
+/* One batch; a batch during which the thread was switched out (the
  * machine may be shared) is run again, a few times at most. */
-static double sample(const struct bench_function *f, const struct bench_impl *im,
-                     const struct call_list *cl, unsigned long k, size_t *cursor,
-                     double *bytes)
+static double batch_retried(const struct bench_function *f, const struct bench_impl *im,
+                            const struct call_list *cl, unsigned long k, size_t *cursor)
 {
     double t = 0;
     size_t start = *cursor;
@@ -288,11 +288,53 @@ static double sample(const struct bench_function *f, const struct bench_impl *im
         *cursor = start; /* the same calls: they carry the differences */
         long before = switches();
         t = time_batch(f, im, cl, k, cursor);
-        *bytes = batch_bytes(cl, start, k);
         if (switches() == before)
             break;
     }
     return t;
+}
+
+/*
+ * One sample of k calls.  With chunk < k (table 2, replays), the calls
+ * are timed in chunks of `chunk` calls (about CHUNK_US each), and a chunk
+ * whose ticks per call exceed 1.25 times the median chunk's counts at the
+ * median chunk's rate: on a virtual machine the host can stop the CPU for
+ * a few hundred microseconds, unseen by the guest (no context switch),
+ * which would otherwise make a long sample worthless.  *clipped counts
+ * such chunks.
+ */
+enum { CHUNK_US = 20, MAX_CHUNKS = 512, CLIP_PERCENT = 125 };
+
+static double sample(const struct bench_function *f, const struct bench_impl *im,
+                     const struct call_list *cl, unsigned long k, size_t *cursor,
+                     double *bytes, unsigned long chunk, unsigned long *chunks,
+                     unsigned long *clipped)
+{
+    size_t start = *cursor;
+    *bytes = batch_bytes(cl, start, k);
+    if (!chunk || chunk >= k)
+        return batch_retried(f, im, cl, k, cursor);
+    if (k / chunk >= MAX_CHUNKS)
+        chunk = k / MAX_CHUNKS + 1;
+    double ticks[MAX_CHUNKS], rate[MAX_CHUNKS];
+    unsigned long calls[MAX_CHUNKS];
+    unsigned n = 0;
+    for (unsigned long done = 0; done < k; done += calls[n++]) {
+        calls[n] = k - done < chunk ? k - done : chunk;
+        ticks[n] = batch_retried(f, im, cl, calls[n], cursor);
+        rate[n] = ticks[n] / (double)calls[n];
+    }
+    double med = median_inplace(rate, n), total = 0;
+    for (unsigned i = 0; i < n; i++) {
+        double cap = med * (double)calls[i];
+        if (ticks[i] * 100 > cap * CLIP_PERCENT) {
+            ticks[i] = cap;
+            ++*clipped;
+        }
+        total += ticks[i];
+    }
+    *chunks += n;
+    return total;
 }
 
 /* Times every supported cell of row `row` for ctx.opt.runs rounds.
@@ -323,7 +365,15 @@ static void measure_cells(struct result *r, unsigned row, struct call_list *cl,
         if (!cells[c].v)
             abort();
         if (cells[c].supported) {
-            cells[c].calls = choose_batch(r->f, &r->f->impls[r->cols[c]], cl);
+            cells[c].calls = choose_batch(r, &r->f->impls[r->cols[c]], cl);
+            if (r->table != 1) {
+                /* Table 2 and replays: every sample is the whole list
+                 * (row_list_calls sized it), the same calls in a new
+                 * order, timed in chunks. */
+                double chunk = (double)cells[c].calls * CHUNK_US / batch_us(r);
+                cells[c].chunk = chunk >= 1 ? (unsigned long)chunk : 1;
+                cells[c].calls = cl->count;
+            }
             if (prepare && cells[c].calls > cl->count)
                 cells[c].calls = cl->count;
             cells[c].iters = cells[c].calls;
@@ -353,9 +403,10 @@ static void measure_cells(struct result *r, unsigned row, struct call_list *cl,
                 (double)cl->count * DIST_BUFFER / (double)cl->cum[cl->count];
             double bytes;
             double ticks =
-                sample(r->f, &r->f->impls[r->cols[c]], cl, k, &cursor[c], &bytes);
+                sample(r->f, &r->f->impls[r->cols[c]], cl, k, &cursor[c], &bytes,
+                       cells[c].chunk, &cells[c].chunks, &cells[c].clipped);
             double per =
-                r->table == 1 ? (double)k : (bytes > 0 ? bytes / DIST_BUFFER : 1);
+                r->table != 2 ? (double)k : (bytes > 0 ? bytes / DIST_BUFFER : 1);
             cells[c].v[cells[c].n++] = ticks / per;
         }
     }
@@ -374,16 +425,7 @@ static void measure_cells(struct result *r, unsigned row, struct call_list *cl,
 
 /* ---- comparison data: equal, or one difference per call ---- */
 
-struct cmp_data {
-    struct call_list *cl;
-    uint32_t *pos; /* difference of each call, or UINT32_MAX */
-    enum data_mode mode;
-    enum dist dist;       /* table 2: the lengths to draw */
-    size_t first, placed; /* calls first.. (placed of them, cyclic)
-                             may have a difference */
-};
-
-static void undo_mismatches(void *arg)
+void undo_mismatches(void *arg)
 {
     struct cmp_data *d = arg;
     struct call_list *cl = d->cl;
@@ -400,8 +442,17 @@ static void undo_mismatches(void *arg)
     d->placed = 0;
 }
 
+/* A position for --data=mismatch in a call of length len > 0. */
+static uint32_t mismatch_position(size_t len)
+{
+    size_t last = len - 1;
+    size_t hi = ctx.opt.mismatch_hi < last ? ctx.opt.mismatch_hi : last;
+    size_t lo = ctx.opt.mismatch_lo < hi ? ctx.opt.mismatch_lo : hi;
+    return (uint32_t)(lo + rnd_below(hi - lo + 1));
+}
+
 /* Differences in the `calls` calls from `first` on (the next sample's). */
-static void place_mismatches(struct cmp_data *d, size_t first, size_t calls)
+void place_mismatches(struct cmp_data *d, size_t first, size_t calls)
 {
     struct call_list *cl = d->cl;
     if (!cl->b_base || d->mode != DATA_MISMATCH)
@@ -414,10 +465,9 @@ static void place_mismatches(struct cmp_data *d, size_t first, size_t calls)
         size_t i = (first + j) % cl->count;
         if (cl->call[i].len == 0)
             continue;
-        size_t last = cl->call[i].len - 1;
-        size_t hi = ctx.opt.mismatch_hi < last ? ctx.opt.mismatch_hi : last;
-        size_t lo = ctx.opt.mismatch_lo < hi ? ctx.opt.mismatch_lo : hi;
-        uint32_t p = (uint32_t)(lo + rnd_below(hi - lo + 1));
+        uint32_t p = d->want ? d->want[i] : mismatch_position(cl->call[i].len);
+        if (p == UINT32_MAX)
+            continue;
         size_t at = cl->call[i].off + p;
         cl->b_base[at] = (unsigned char)(cl->a_base[at] ^ (1 + rnd_below(255)));
         d->pos[i] = p;
@@ -491,6 +541,8 @@ static void measure_isolated(struct result *r, unsigned row, struct call_list *c
             int bad = pipe_io(fd[1], &x->n, sizeof x->n, 1) ||
                       pipe_io(fd[1], &x->calls, sizeof x->calls, 1) ||
                       pipe_io(fd[1], &x->iters, sizeof x->iters, 1) ||
+                      pipe_io(fd[1], &x->chunks, sizeof x->chunks, 1) ||
+                      pipe_io(fd[1], &x->clipped, sizeof x->clipped, 1) ||
                       pipe_io(fd[1], x->v, x->n * sizeof *x->v, 1);
             _exit(bad ? 1 : 0);
         }
@@ -499,7 +551,9 @@ static void measure_isolated(struct result *r, unsigned row, struct call_list *c
         int status = 0;
         int bad = pipe_io(fd[0], &x->n, sizeof x->n, 0) ||
                   pipe_io(fd[0], &x->calls, sizeof x->calls, 0) ||
-                  pipe_io(fd[0], &x->iters, sizeof x->iters, 0) || x->n > runs ||
+                  pipe_io(fd[0], &x->iters, sizeof x->iters, 0) ||
+                  pipe_io(fd[0], &x->chunks, sizeof x->chunks, 0) ||
+                  pipe_io(fd[0], &x->clipped, sizeof x->clipped, 0) || x->n > runs ||
                   pipe_io(fd[0], x->v, x->n * sizeof *x->v, 0);
         close(fd[0]);
         waitpid(pid, &status, 0);
@@ -511,8 +565,8 @@ static void measure_isolated(struct result *r, unsigned row, struct call_list *c
     }
 }
 
-static void measure_row(struct result *r, unsigned row, struct call_list *cl,
-                        size_t (*prepare)(void *, size_t, size_t), void *arg)
+void measure_row(struct result *r, unsigned row, struct call_list *cl,
+                 size_t (*prepare)(void *, size_t, size_t), void *arg)
 {
     if (ctx.opt.isolate)
         measure_isolated(r, row, cl, prepare, arg);
@@ -654,7 +708,7 @@ void measure_table1(struct result *r)
                 impl_supports(&f->impls[r->cols[c]], n, ctx.opt.align_a);
 
         progress("table 1: %s size %zu (%u/%u)", f->name, n, row + 1, r->nrows);
-        struct cmp_data d = {&cl, pos, r->data, DIST_LONG, 0, 0};
+        struct cmp_data d = {&cl, pos, r->data, DIST_LONG, 0, 0, NULL, NULL, 0};
         fixed_prepare(&d, 0, cl.count);
         /* Positions are drawn anew before every sample only where the
          * walk revisits slots soon enough for the predictor to learn
@@ -695,32 +749,93 @@ static size_t draw_length(enum dist d)
     }
 }
 
-/* A new split of the buffer into calls, and new differences: every
- * round sees a fresh sequence of sizes, so the branch predictor cannot
- * learn it across rounds (it would learn one fixed sequence of a few
- * thousand calls). */
-/* Table 2: the sample starts at the new layout's first call. */
+/*
+ * Table 2's list: passes over the buffer, each a split of it into calls
+ * whose lengths are drawn from the row's distribution, with a difference
+ * position drawn for each call (--data=mismatch).  Drawn once per row;
+ * before every sample each pass is shuffled (its calls keep their
+ * lengths and differences, in a new order), so every sample does the
+ * same work, which keeps the spread down to the noise of the machine,
+ * while the branch predictor never sees a sequence twice.
+ */
+static void dist_draw(struct cmp_data *d, size_t calls, size_t cap)
+{
+    struct call_list *cl = d->cl;
+    size_t k = 0;
+    d->npasses = 0;
+    while (k < calls) {
+        size_t off = 0, start = k;
+        while (off < DIST_BUFFER && k < cap) {
+            size_t len = draw_length(d->dist);
+            if (len > DIST_BUFFER - off)
+                len = DIST_BUFFER - off;
+            cl->call[k].off = (uint32_t)off;
+            cl->call[k].len = (uint32_t)len;
+            d->pos[k] = UINT32_MAX;
+            d->want[k] =
+                len && d->mode == DATA_MISMATCH ? mismatch_position(len) : UINT32_MAX;
+            off += len;
+            k++;
+        }
+        if (off < DIST_BUFFER) { /* the list is full: drop the partial pass */
+            k = start;
+            break;
+        }
+        d->pass_end[d->npasses++] = k;
+    }
+    cl->count = k;
+    call_list_sum(cl);
+}
+
+/* The calls of list entries [i, j) in a random order (Fisher-Yates),
+ * each with its difference. */
+void shuffle_calls(struct bench_call *call, uint32_t *want, size_t i, size_t j)
+{
+    for (size_t n = j - i; n > 1; n--) {
+        size_t r = i + rnd_below(n), l = i + n - 1;
+        struct bench_call t = call[l];
+        call[l] = call[r];
+        call[r] = t;
+        if (want) {
+            uint32_t w = want[l];
+            want[l] = want[r];
+            want[r] = w;
+        }
+    }
+}
+
+/* Table 2: every pass in a new order; the sample starts at call 0. */
 static size_t dist_prepare(void *arg, size_t cursor, size_t calls)
 {
     (void)cursor;
     struct cmp_data *d = arg;
     struct call_list *cl = d->cl;
     undo_mismatches(d);
-    size_t off = 0, k = 0;
-    while (off < DIST_BUFFER) {
-        size_t len = draw_length(d->dist);
-        if (len > DIST_BUFFER - off)
-            len = DIST_BUFFER - off;
-        cl->call[k].off = (uint32_t)off;
-        cl->call[k].len = (uint32_t)len;
-        d->pos[k] = UINT32_MAX;
-        off += len;
-        k++;
+    for (size_t p = 0, i = 0; p < d->npasses; i = d->pass_end[p++]) {
+        shuffle_calls(cl->call, d->want, i, d->pass_end[p]);
+        uint32_t off = 0;
+        for (size_t c = i; c < d->pass_end[p]; c++) {
+            cl->call[c].off = off;
+            off += cl->call[c].len;
+        }
     }
-    cl->count = k;
-    call_list_sum(cl);
     place_mismatches(d, 0, calls);
     return 0;
+}
+
+size_t row_list_calls(struct result *r, unsigned row, const struct call_list *cl)
+{
+    /* Long enough that the fastest implementation's sample lasts about
+     * --batch; the others' last longer. */
+    unsigned long most = 1;
+    for (unsigned c = 0; c < r->ncols; c++) {
+        if (!r->cells[row * r->ncols + c].supported)
+            continue;
+        unsigned long k = choose_batch(r, &r->f->impls[r->cols[c]], cl);
+        if (k > most)
+            most = k;
+    }
+    return most;
 }
 
 void measure_table2(struct result *r)
@@ -742,14 +857,15 @@ void measure_table2(struct result *r)
                            .map_len = need};
     call_list_alloc(&cl, cap);
     uint32_t *pos = malloc(cap * sizeof *pos);
-    if (!pos)
+    uint32_t *want = malloc(cap * sizeof *want);
+    size_t *pass_end = malloc(cap * sizeof *pass_end);
+    if (!pos || !want || !pass_end)
         abort();
 
     for (unsigned row = 0; row < r->nrows; row++) {
         enum dist d = r->dists[row];
-        struct cmp_data dd = {&cl, pos, r->data, d, 0, 0};
-        cl.count = 0;
-        dist_prepare(&dd, 0, cap);
+        struct cmp_data dd = {&cl, pos, r->data, d, 0, 0, want, pass_end, 0};
+        dist_draw(&dd, 4096, cap);
 
         /* The reference loops take only whole aligned blocks: that is
          * the Long row, and only when not offset. */
@@ -761,6 +877,7 @@ void measure_table2(struct result *r)
         }
 
         progress("table 2: %s%s (%u/%u)", f->title, dist_name(d), row + 1, r->nrows);
+        dist_draw(&dd, row_list_calls(r, row, &cl), cap);
         measure_row(r, row, &cl, dist_prepare, &dd);
         undo_mismatches(&dd);
     }
@@ -769,4 +886,6 @@ void measure_table2(struct result *r)
     bench_free(b, need);
     call_list_free(&cl);
     free(pos);
+    free(want);
+    free(pass_end);
 }

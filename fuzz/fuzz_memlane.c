@@ -29,9 +29,19 @@
  * MEMLANE_FUZZ_ONLY=function[/variant] restricts the target to one
  * function (and variant; "dispatch" names the entry point), for per-
  * function runs.  At exit the number of calls per variant is printed.
+ *
+ * Built without ASan (make fuzz-ifunc, and the replay below), the public
+ * entry points are the IFUNCs users call (the sanitizer build has none:
+ * see ML_IFUNC); every buffer is then placed flush against a PROT_NONE
+ * page, the heap placements too, so a stray access past either end
+ * faults, and the canary pads catch stray writes next to it.
+ *
+ * -DMEMLANE_FUZZ_REPLAY gives a main() that runs each file (or each file
+ * in each folder) named on the command line once, without libFuzzer:
+ * `make test` replays fuzz/regress and fuzz/corpus that way.
  */
 #define _GNU_SOURCE
-#include <sanitizer/asan_interface.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,7 +53,26 @@
 #include "internal.h"
 #include "memlane.h"
 
-#define MAX_LEN ((size_t)65536)
+#if defined(__SANITIZE_ADDRESS__)
+#define FUZZ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FUZZ_ASAN 1
+#endif
+#endif
+#ifdef FUZZ_ASAN
+#include <sanitizer/asan_interface.h>
+#else
+#define FUZZ_ASAN 0
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#endif
+
+/* A few MiB: past the L2 and the memset thresholds a run may force low.
+ * Not under ASan, where a MiB input costs tens of milliseconds (the
+ * fuzzer ran 30 times slower): there the same codes stay below 64 KiB. */
+#define BIG_UNIT ((size_t)(FUZZ_ASAN ? 32 : 2048))
+#define MAX_LEN (2047 * BIG_UNIT + 64)
 #define MAX_TARGETS 16
 #define MAX_FUNCS 8
 
@@ -293,8 +322,10 @@ int LLVMFuzzerInitialize(int *argc,
         fprintf(stderr, "fuzz: MEMLANE_FUZZ_ONLY=%s matches nothing\n", only);
         exit(2);
     }
-    fprintf(stderr,
-            "memlane-fuzz: CPU level %s; targets:", ml_level_name(ml_cpu_level()));
+    /* Whether "dispatch" is the IFUNC-bound symbol users call. */
+    fprintf(stderr, "memlane-fuzz: CPU level %s; entry points %s; targets:",
+            ml_level_name(ml_cpu_level()),
+            ml_dispatch_resolved("memcmp") ? "IFUNC-bound" : "indirect (no IFUNC)");
     for (unsigned f = 0; f < nfuncs; f++)
         for (unsigned t = 0; t < funcs[f].ntargets; t++)
             fprintf(stderr, " %s/%s", funcs[f].name, funcs[f].targets[t].variant);
@@ -322,10 +353,14 @@ static unsigned rd16(struct reader *r)
     return lo | rd8(r) << 8;
 }
 
-/* Lengths: a quarter of the codes each below 64, below 512, below 8192,
- * and up to 64 KiB (there sparse, 4k + k % 4, so every residue mod 64
- * still occurs): short-length special cases get most attention and the
- * long loops still run. */
+/* Lengths: a quarter of the codes each below 64, below 512, below 8192;
+ * the last quarter up to 56 KiB (4k + k % 4), but for its top eighth (one
+ * code in 32) up to 4 MiB (2048k + k % 64; under ASan 32k + k % 64, up
+ * to 64 KiB); sparse, so every residue
+ * mod 64 still occurs.  Short-length special cases get most attention,
+ * the long loops still run, and the MiB lengths (memset's rep stosb and
+ * non-temporal paths), which cost milliseconds each, stay rare enough
+ * not to slow the fuzzer down. */
 static size_t decode_len(unsigned code)
 {
     switch (code >> 14) {
@@ -336,7 +371,9 @@ static size_t decode_len(unsigned code)
     case 2:
         return code & 8191;
     default:
-        return (size_t)(code & 0x3fff) * 4 + (code & 3);
+        if ((code & 0x3800) != 0x3800)
+            return (size_t)(code & 0x3fff) * 4 + (code & 3);
+        return (size_t)(code & 0x7ff) * BIG_UNIT + (code & 63);
     }
 }
 
@@ -351,6 +388,10 @@ static void buf_place(struct buf *b, struct region *r, enum place how, size_t al
                       size_t n, unsigned char pad)
 {
     memset(b, 0, sizeof *b);
+    if (!FUZZ_ASAN) /* no redzones: a guard page at the end instead */
+        how = how == PLACE_HEAP_END     ? PLACE_PAGE_END
+              : how == PLACE_HEAP_EXACT ? PLACE_PAGE_START
+                                        : how;
     switch (how) {
     case PLACE_HEAP_END: {
         void *block;
@@ -432,7 +473,12 @@ static int pads_intact(const struct buf *b, unsigned char pad)
 
 static int ref_memcmp(const unsigned char *a, const unsigned char *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    /* Equal 4 KiB blocks skipped with libc's memcmp (MiB lengths under
+     * ASan), then byte by byte from the block that differs. */
+    size_t i = 0;
+    while (n - i >= 4096 && memcmp(a + i, b + i, 4096) == 0)
+        i += 4096;
+    for (; i < n; i++)
         if (a[i] != b[i])
             return (int)a[i] - (int)b[i];
     return 0;
@@ -476,8 +522,14 @@ static void fill_content(unsigned char *p, size_t n, const uint8_t *payload, siz
         memset(p, seed, n);
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        p[i] = payload[i % plen];
+    /* The payload once, then the filled part doubled (MiB lengths). */
+    size_t done = n < plen ? n : plen;
+    memcpy(p, payload, done);
+    while (done < n) {
+        size_t k = n - done < done ? n - done : done;
+        memcpy(p + done, p, k);
+        done += k;
+    }
 }
 
 static void run_set(const struct func *f, struct target *t, size_t n, unsigned place,
@@ -586,3 +638,54 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         run_cmp(f, t, n, place, align_a, align_b, (unsigned char)c, &r);
     return 0;
 }
+
+#ifdef MEMLANE_FUZZ_REPLAY
+/* Each input once: a file, or every regular file in a folder. */
+static int replay_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    static uint8_t data[1 << 16];
+    size_t n = fread(data, 1, sizeof data, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        return -1;
+    LLVMFuzzerTestOneInput(data, n);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    LLVMFuzzerInitialize(&argc, &argv);
+    unsigned long inputs = 0;
+    for (int i = 1; i < argc; i++) {
+        DIR *d = opendir(argv[i]);
+        if (!d) {
+            if (replay_file(argv[i]) != 0) {
+                perror(argv[i]);
+                return 2;
+            }
+            inputs++;
+            continue;
+        }
+        /* One thread: readdir is fine (readdir_r is deprecated). */
+        // cppcheck-suppress readdirCalled
+        for (struct dirent *e; (e = readdir(d));) {
+            if (e->d_name[0] == '.')
+                continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
+            if (replay_file(path) != 0) {
+                perror(path);
+                return 2;
+            }
+            inputs++;
+        }
+        closedir(d);
+    }
+    fprintf(stderr, "memlane-fuzz replay: %lu inputs, no finding\n", inputs);
+    return 0;
+}
+#endif

@@ -14,7 +14,8 @@ import struct
 FUNCS = 6  # memset, memset_explicit, memcmp, bcmp, timingsafe_bcmp, timingsafe_memcmp
 SET_FUNCS = {0, 1}
 LENGTHS = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65,
-           95, 127, 128, 129, 255, 256, 257, 511, 1000, 4096, 4101, 65535]
+           95, 127, 128, 129, 255, 256, 257, 511, 1000, 4096, 4101, 57343,
+           1 << 20, 2047 * 2048 + 63]
 PAIRS = [(0x80, 0x7f), (0x00, 0xff), (0x01, 0x00), (0xff, 0xfe)]
 
 
@@ -26,8 +27,9 @@ def decode_len(code):
         return code & 511
     if cls == 2:
         return code & 8191
-    k = code & 0x3fff
-    return k * 4 + (k & 3)
+    if code & 0x3800 != 0x3800:
+        return (code & 0x3fff) * 4 + (code & 3)
+    return (code & 0x7ff) * 2048 + (code & 63)
 
 
 CODE_OF = {}

@@ -7,11 +7,17 @@ BENCH_BIN  := $(BUILD)/memlane-bench
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_OUT  := $(BUILD)/bench
 
-BENCH_PEERS := $(shell pkg-config --exists libcrypto 2>/dev/null && echo libcrypto) \
-               $(shell pkg-config --exists libsodium 2>/dev/null && echo libsodium)
+# pkg-config describes the system's libraries; a peer counts only if this
+# compiler also finds its header (musl-gcc does not see glibc's OpenSSL).
+bench_peer = $(shell pkg-config --exists $(1) 2>/dev/null && \
+    printf '\043include <%s>\n' $(2) | $(CC) $$(pkg-config --cflags $(1)) -E -x c - \
+    >/dev/null 2>&1 && echo $(1))
+BENCH_PEERS := $(call bench_peer,libcrypto,openssl/crypto.h) \
+               $(call bench_peer,libsodium,sodium.h)
 BENCH_PEERS := $(strip $(BENCH_PEERS))
 BENCH_DEFS  := $(if $(filter libcrypto,$(BENCH_PEERS)),-DBENCH_HAVE_OPENSSL) \
-               $(if $(filter libsodium,$(BENCH_PEERS)),-DBENCH_HAVE_SODIUM)
+               $(if $(filter libsodium,$(BENCH_PEERS)),-DBENCH_HAVE_SODIUM) \
+               $(if $(filter musl,$(LIBC)),-DBENCH_LIBC_MUSL='"$(or $(MUSL_VERSION),?)"')
 BENCH_PEER_CFLAGS := $(if $(BENCH_PEERS),$(shell pkg-config --cflags $(BENCH_PEERS)))
 BENCH_PEER_LIBS   := $(if $(BENCH_PEERS),$(shell pkg-config --libs $(BENCH_PEERS)))
 
@@ -27,6 +33,21 @@ BENCH_NOVEC := $(if $(filter 1,$(IS_CLANG)),-fno-vectorize -fno-slp-vectorize,-f
 BENCH_LOOP_ALIGN := -falign-loops=64
 
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o)
+
+# The chart script (bench/plot.gp) as a C string in the tool, which
+# writes it next to its plot data (--plot-dir).
+BENCH_PLOT_C := $(BUILD)/gen/plot_script.c
+BENCH_OBJS   += $(BUILD)/obj/gen/plot_script.o
+$(BENCH_PLOT_C): bench/plot.gp mk/bench.mk
+	@mkdir -p $(dir $@)
+	{ printf '/* Generated from bench/plot.gp by mk/bench.mk. */\n#include "bench.h"\n'; \
+	  printf 'const char bench_plot_script[] =\n'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp
+	mv $@.tmp $@
+$(BUILD)/obj/gen/plot_script.o: $(BENCH_PLOT_C) bench/bench.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(BENCH_CFLAGS) -Ibench -c $< -o $@
+
 GNUPLOT    ?= gnuplot
 
 all: $(BENCH_BIN)
@@ -56,7 +77,6 @@ bench: all
 	{ $(BENCH_BIN) --plot-dir=$(BENCH_OUT) $(BENCH_ARGS); echo $$? > $(BENCH_OUT)/.status; } | tee $(BENCH_OUT)/tables.txt; \
 	    exit $$(cat $(BENCH_OUT)/.status)
 	$(BENCH_BIN) --tables=1 --sizes=64-64M*2 --runs=9 --plot-dir=$(BENCH_OUT) --plot-tag=large $(BENCH_ARGS) > $(BENCH_OUT)/memset-large.txt
-	@cp bench/plot.gp $(BENCH_OUT)/memlane-bench.gp
 	@if command -v $(GNUPLOT) >/dev/null 2>&1; then \
 	    (cd $(BENCH_OUT) && $(GNUPLOT) memlane-bench.gp) && \
 	    echo "charts: $$(ls $(BENCH_OUT)/*.png $(BENCH_OUT)/*.svg | tr '\n' ' ')"; \

@@ -12,7 +12,14 @@
 test-readme:
 	BUILD="$(BUILD)" CC="$(CC)" sh tests/readme/run.sh
 
+# README's commands build and run with the system's cc and programs
+# (glibc), which cannot use a library built for musl.
+ifeq ($(LIBC),musl)
+test-extra::
+	@echo "test-readme: SKIP with CC=$(CC): README's commands use the system's cc and programs (glibc), which cannot load a musl build"
+else
 test-extra:: test-readme
+endif
 
 same-level: $(BENCH_BIN)
 	BENCH=$(BENCH_BIN) sh bench/same-level.sh $(BUILD)/same-level $(SAME_LEVEL_ARGS)
@@ -22,7 +29,7 @@ same-level: $(BENCH_BIN)
 # tunables).  glibc only.
 ifeq ($(IS_X86_64),1)
 test-extra:: $(BENCH_BIN)
-	@if getconf GNU_LIBC_VERSION >/dev/null 2>&1; then \
+	@if [ "$(LIBC)" = glibc ]; then \
 	    BENCH=$(BENCH_BIN) sh bench/same-level.sh $(BUILD)/same-level-smoke --quick --sizes=64 -d Short; \
-	else echo "same-level: glibc only; skipped"; fi
+	else echo "same-level: SKIP with LIBC=$(LIBC): glibc only (GLIBC_TUNABLES, the libc-variants: line)"; fi
 endif

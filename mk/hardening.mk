@@ -47,6 +47,54 @@ fuzz: fuzz-build
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/ \
 	    $(FUZZ_BUILD)/corpus fuzz/corpus $(wildcard fuzz/regress)
 
+# ---- fuzz-ifunc: the entry points users call, without sanitizers ----
+# The sanitizer build has no IFUNC (ML_IFUNC): this one has, so the
+# "dispatch" targets are the IFUNC-bound public symbols.  No ASan: every
+# buffer sits flush against a PROT_NONE page instead (fuzz_memlane.c).
+# Coverage-guided (libFuzzer), lengths up to 4 MiB.
+FUZZ_IFUNC_BUILD ?= build-fuzz-ifunc
+FUZZ_IFUNC_FLAGS := -O2 -g -fsanitize=fuzzer-no-link
+.PHONY: fuzz-ifunc
+fuzz-ifunc:
+	$(SUBMAKE) BUILD=$(FUZZ_IFUNC_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_IFUNC_FLAGS)" \
+	    $(FUZZ_IFUNC_BUILD)/fuzz_memlane
+	@mkdir -p $(FUZZ_IFUNC_BUILD)/corpus $(FUZZ_IFUNC_BUILD)/artifacts
+	MEMLANE_FUZZ_ONLY=$(FUZZ_ONLY) $(FUZZ_IFUNC_BUILD)/fuzz_memlane \
+	    -max_total_time=$(FUZZ_TIME) -print_final_stats=1 -rss_limit_mb=4096 \
+	    -artifact_prefix=$(FUZZ_IFUNC_BUILD)/artifacts/ \
+	    $(FUZZ_IFUNC_BUILD)/corpus fuzz/corpus $(wildcard fuzz/regress)
+
+# ---- the regression corpus, replayed by `make test` ----
+# fuzz/regress: inputs kept from fuzzing (minimised with libFuzzer's
+# -merge=1), fuzz/corpus: the seeds.  The harness's own main() runs each
+# once against this build (no libFuzzer needed, IFUNC entry points), then
+# again with memset's thresholds low so its rep stosb and non-temporal
+# paths run, and with MEMLANE_ARCH=sse2 for the entry points.
+FUZZ_REPLAY := $(BUILD)/fuzz-replay
+$(FUZZ_REPLAY): fuzz/fuzz_memlane.c $(wildcard src/*.h include/*.h) $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) -DMEMLANE_FUZZ_REPLAY $(BASE_CFLAGS) $< $(LIB_INTERNAL_A) -o $@
+FUZZ_REPLAY_INPUTS := $(wildcard fuzz/regress) fuzz/corpus
+test-extra:: $(FUZZ_REPLAY) $(FUZZ_REPLAY)-selftest
+	@set -e; log=$(BUILD)/fuzz-replay.log; \
+	for env in "" "MEMLANE_REP_STOSB_THRESHOLD=1K MEMLANE_NT_THRESHOLD=8K" \
+	           "MEMLANE_ARCH=sse2"; do \
+	    env $$env $(FUZZ_REPLAY) $(FUZZ_REPLAY_INPUTS) >$$log 2>&1 || \
+	        { cat $$log; echo "fuzz replay FAILED ($$env)"; exit 1; }; \
+	    echo "fuzz replay ($${env:-default settings}): $$(grep -o '[0-9]* inputs, no finding' $$log)"; \
+	done
+	@set -e; for t in $(FUZZ_BROKEN); do \
+	    if MEMLANE_FUZZ_ONLY=$$t $(FUZZ_REPLAY)-selftest $(FUZZ_REPLAY_INPUTS) \
+	        >/dev/null 2>&1; then \
+	        echo "fuzz replay: $$t NOT detected by the regression inputs"; exit 1; fi; \
+	done; echo "fuzz replay: the regression inputs catch all $(words $(FUZZ_BROKEN)) broken implementations"
+
+# The replay must be able to fail: each deliberately broken implementation
+# (FUZZ_BROKEN, below) must make it stop on some regression input.
+$(FUZZ_REPLAY)-selftest: fuzz/fuzz_memlane.c $(wildcard src/*.h include/*.h) $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) -DMEMLANE_FUZZ_REPLAY -DMEMLANE_FUZZ_SELFTEST $(BASE_CFLAGS) $< \
+	    $(LIB_INTERNAL_A) -o $@
+test-extra:: $(FUZZ_REPLAY)-selftest
+
 # ---- sanitize: the test suite under ASan + UBSan, per compiler ----
 SANITIZE_CCS ?= clang gcc
 

@@ -17,7 +17,7 @@ $(MEMSET_TUN_TEST): tests/memset/test_tunables.c $(wildcard src/*.h) $(LIB_INTER
 # suite's largest size, so lower them for these runs.
 test-extra:: $(MEMSET_TUN_TEST) $(TEST_BIN)
 	$(MEMSET_TUN_TEST)
-	sh tests/memset/explicit_survives.sh "$(CC)" $(BUILD)/libmemlane.a $(BUILD)/memset-explicit
+	sh tests/memset/explicit_survives.sh "$(CC) $(filter -fuse-ld=%,$(CFLAGS))" $(BUILD)/libmemlane.a $(BUILD)/memset-explicit
 	MEMLANE_NT_THRESHOLD=off MEMLANE_REP_STOSB_THRESHOLD=600 $(TEST_BIN) memset memset_explicit
 	MEMLANE_NT_THRESHOLD=600 MEMLANE_REP_STOSB_THRESHOLD=off $(TEST_BIN) memset memset_explicit
 	MEMLANE_NT_THRESHOLD=64K MEMLANE_REP_STOSB_THRESHOLD=1000 $(TEST_BIN) memset memset_explicit

@@ -213,7 +213,11 @@ static unsigned pick(unsigned fi, enum ml_level cap, int in_bounds)
     return best;
 }
 
-static void ml_select(void)
+/* What made the selection in force (for the tests): "first call" (a
+ * trampoline), "constructor", "resolver" (IFUNC) or "query". */
+static const char *selected_by;
+
+static void ml_select(const char *by)
 {
     if (__atomic_load_n(&selected_level, __ATOMIC_ACQUIRE) >= 0)
         return;
@@ -250,14 +254,17 @@ static void ml_select(void)
                      functions[F_TS_MEMCMP].variants[selected[F_TS_MEMCMP]].fn.cmp,
                      __ATOMIC_RELAXED);
 
-    /* Only the thread that publishes the level queues the warning. */
+    /* Only the thread that publishes the level says what selected and
+     * queues the warning. */
     int unset = -1;
     if (__atomic_compare_exchange_n(&selected_level, &unset, (int)cap, 0,
-                                    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE) &&
-        why) {
-        warn_value = want;
-        warn_why = why;
-        __atomic_store_n(&warn_pending, 1, __ATOMIC_RELEASE);
+                                    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&selected_by, by, __ATOMIC_RELAXED);
+        if (why) {
+            warn_value = want;
+            warn_why = why;
+            __atomic_store_n(&warn_pending, 1, __ATOMIC_RELEASE);
+        }
     }
 }
 
@@ -267,7 +274,7 @@ __attribute__((constructor)) static void ml_init(void)
         __atomic_store_n(&selected_without_env, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&selected_level, -1, __ATOMIC_RELEASE);
     }
-    ml_select();
+    ml_select("constructor");
     ml_warn_flush();
 }
 
@@ -275,7 +282,7 @@ __attribute__((constructor)) static void ml_init(void)
 #define ML_FIRST(ret, name, ptr, params, args) \
     static ret name params \
     { \
-        ml_select(); \
+        ml_select("first call"); \
         ml_warn_flush(); \
         return ptr args; \
     }
@@ -290,7 +297,7 @@ ML_FIRST(int, ts_memcmp_first, ts_memcmp_ptr, (const void *a, const void *b, siz
 
 enum ml_level ml_selected_level(void)
 {
-    ml_select();
+    ml_select("query");
     return (enum ml_level)selected_level;
 }
 
@@ -341,7 +348,7 @@ static int ml_select_final(void)
 {
     if (__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED) || !ml_environ())
         return 0;
-    ml_select();
+    ml_select("resolver");
     return !__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED);
 }
 
@@ -401,7 +408,22 @@ void *ml_dispatch_resolved(const char *function)
     return NULL;
 }
 
-ML_API void *memlane_memset_explicit(void *dst, int c, size_t n)
+const char *ml_dispatch_selected_by(void)
+{
+    return __atomic_load_n(&selected_by, __ATOMIC_RELAXED);
+}
+
+/* Out of line also under link-time optimisation, which would otherwise
+ * inline it into callers in the same link (the drop-in's explicit_bzero,
+ * a program linking libmemlane.a): a wipe stays a visible call.  gcc's
+ * noipa also keeps it from being cloned per constant argument. */
+#if defined(__clang__)
+#define ML_OUT_OF_LINE __attribute__((noinline))
+#else
+#define ML_OUT_OF_LINE __attribute__((noipa))
+#endif
+
+ML_API ML_OUT_OF_LINE void *memlane_memset_explicit(void *dst, int c, size_t n)
 {
     void *r = ML_LOAD(memset_ptr)(dst, c, n);
     /* The stores above must happen even if the caller never reads dst
@@ -415,7 +437,7 @@ ML_API const char *memlane_active(const char *function)
 {
     if (!function)
         return NULL;
-    ml_select();
+    ml_select("query");
     if (ml_streq(function, "memset_explicit"))
         function = "memset";
     for (unsigned i = 0; i < F_COUNT; i++)

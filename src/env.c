@@ -14,11 +14,10 @@
 
 #include "internal.h"
 
-#if defined(__has_include)
-#if __has_include(<sys/auxv.h>)
+/* getauxval: glibc 2.16, musl, bionic; elsewhere the ID comparison. */
+#if defined(__linux__)
 #include <sys/auxv.h>
 #define ML_HAVE_GETAUXVAL 1
-#endif
 #endif
 #ifndef ML_HAVE_GETAUXVAL
 #include <unistd.h>

@@ -78,6 +78,10 @@ ML_HIDDEN void ml_warn_line(const char *const *parts, unsigned count,
  * selection was not final yet.  NULL if no resolver ran (a build without
  * IFUNC, or a symbol nobody referenced). */
 ML_HIDDEN void *ml_dispatch_resolved(const char *function);
+/* What made the selection in force: "first call" (a trampoline of the
+ * indirect entry points), "constructor", "resolver" (IFUNC) or "query"
+ * (memlane_active and the like); NULL before any selection. */
+ML_HIDDEN const char *ml_dispatch_selected_by(void);
 
 /*
  * Whether the public functions are GNU indirect functions (IFUNC, see

@@ -16,6 +16,12 @@
 
 #define ML_THRESHOLD_OFF SIZE_MAX
 
+/* An AMD LLC larger than the largest L3 one core can use (96 MiB, a
+ * 3D V-Cache CCX) is a sum over CCXs; the defaults then assume one
+ * 32 MiB CCX (see ml_tunables_defaults). */
+#define ML_AMD_CCX_L3_MAX ((size_t)96 << 20)
+#define ML_AMD_CCX_L3_ASSUMED ((size_t)32 << 20)
+
 struct ml_memset_tunables {
     size_t rep_stosb; /* rep stosb for n >= this (and n < nt) */
     size_t nt;        /* non-temporal stores for n >= this */
@@ -53,13 +59,16 @@ static inline size_t ml_memset_special(void)
 ML_HIDDEN int ml_parse_size(const char *s, size_t *out);
 
 /* Defaults for a CPU description (exposed for tests and the benchmark's
- * --calibrate): vendor flags, ERMS/FSRM/FSRS and the LLC size in bytes
- * (0 if unknown). */
+ * --calibrate): vendor flags, ERMS/FSRM/FSRS, the family and the LLC size
+ * in bytes (0 if unknown). */
 struct ml_tun_cpu {
     unsigned is_intel : 1, is_amd : 1, erms : 1, fsrm : 1, fsrs : 1;
+    unsigned family; /* CPUID display family (base + extended), 0 if unknown */
     size_t llc_bytes;
 };
 ML_HIDDEN void ml_tunables_defaults(const struct ml_tun_cpu *cpu,
                                     struct ml_memset_tunables *out);
+/* The defaults for the CPU this runs on (no environment applied). */
+ML_HIDDEN void ml_tunables_cpu_defaults(struct ml_memset_tunables *out);
 
 #endif /* MEMLANE_TUNABLES_H */

@@ -31,7 +31,7 @@ static void put_value(char *line, size_t *len, const char *v)
 {
     static const char hex[] = "0123456789abcdef";
     size_t i = 0;
-    for (; v[i] && i < ML_WARN_VALUE_MAX; i++) {
+    for (; i < ML_WARN_VALUE_MAX && v[i]; i++) {
         unsigned char c = (unsigned char)v[i];
         char e[5] = {'\\', 0, 0, 0, 0};
         switch (c) {

@@ -2,6 +2,8 @@
 /* MEMLANE_ARCH: run this binary again with each value and check what the
  * dispatcher picked and what it printed. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +14,8 @@
 #include "memlane.h"
 #include "tunables.h"
 
-#if defined(__has_include)
-#if __has_include(<sys/auxv.h>)
+#if defined(__linux__)
 #include <sys/auxv.h>
-#endif
 #endif
 
 static const char *const public_names[] = {
@@ -44,20 +44,67 @@ static void *call_target(void *address)
     return address;
 }
 
+/* Every public entry point on a small input: 1 if all are right. */
+static int entry_points_ok(void)
+{
+    unsigned char x[40], y[40];
+    memlane_memset(x, 7, sizeof x);
+    memlane_memset_explicit(y, 7, sizeof y);
+    y[39] = 9;
+    return memlane_memcmp(x, y, 40) == -2 && memlane_bcmp(x, y, 40) &&
+           memlane_timingsafe_bcmp(x, y, 40) == 1 &&
+           memlane_timingsafe_memcmp(y, x, 40) == 1 && memlane_memcmp(x, y, 39) == 0;
+}
+
+/*
+ * The first calls of the process, from several threads at once, made by
+ * a constructor that runs before the library's own (priority 101 comes
+ * first in a static link, and memlane-test links libmemlane.a).  Where
+ * the entry points are not IFUNCs (musl, sanitizer builds), these calls
+ * go through the first-call trampolines, which must select (reading
+ * MEMLANE_ARCH) and forward correctly while racing each other.
+ */
+enum { EARLY_THREADS = 4 };
+static pthread_barrier_t early_barrier;
+static int early_ok[EARLY_THREADS];
+static const char *early_selected_by, *early_active[NPUBLIC];
+static int early_started;
+
+static void *early_thread(void *arg)
+{
+    pthread_barrier_wait(&early_barrier);
+    *(int *)arg = entry_points_ok();
+    return NULL;
+}
+
+__attribute__((constructor(101))) static void early_calls(void)
+{
+    pthread_t t[EARLY_THREADS];
+    unsigned n = 0;
+    if (pthread_barrier_init(&early_barrier, NULL, EARLY_THREADS))
+        return;
+    for (; n < EARLY_THREADS; n++)
+        if (pthread_create(&t[n], NULL, early_thread, &early_ok[n]))
+            break;
+    if (n < EARLY_THREADS) /* cannot happen unless out of resources */
+        _exit(3);
+    for (unsigned i = 0; i < n; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&early_barrier);
+    early_selected_by = ml_dispatch_selected_by();
+    for (size_t i = 0; i < NPUBLIC; i++)
+        early_active[i] = memlane_active(public_names[i]);
+    early_started = 1;
+}
+
 /* Child side: print "function variant" lines, then check the entry points
  * work on a small input. */
 int arch_probe(void)
 {
     for (size_t i = 0; i < NPUBLIC; i++)
         printf("%s %s\n", public_names[i], memlane_active(public_names[i]));
-    unsigned char x[40], y[40];
-    memlane_memset(x, 7, sizeof x);
-    memlane_memset_explicit(y, 7, sizeof y);
-    y[39] = 9;
-    int ok = memlane_memcmp(x, y, 40) == -2 && memlane_bcmp(x, y, 40) &&
-             memlane_timingsafe_bcmp(x, y, 40) == 1 &&
-             memlane_timingsafe_memcmp(y, x, 40) == 1 && memlane_memcmp(x, y, 39) == 0 &&
-             memlane_active("nope") == NULL && memlane_active(NULL) == NULL;
+    int ok = entry_points_ok() && memlane_active("nope") == NULL &&
+             memlane_active(NULL) == NULL;
     /* Heap blocks of a few bytes: a compare that reads around them reads
      * past the block, which valgrind reports (make memcheck runs this
      * probe under it, where the dispatcher must pick in-bounds code). */
@@ -72,6 +119,14 @@ int arch_probe(void)
     free(h1);
     free(h2);
     printf("calls %s\n", ok ? "ok" : "wrong");
+    int early = early_started;
+    for (unsigned i = 0; i < EARLY_THREADS; i++)
+        early &= early_ok[i];
+    printf("early calls from %d threads %s, selected by %s\n", EARLY_THREADS,
+           early ? "ok" : "wrong", early_selected_by ? early_selected_by : "(nothing)");
+    for (size_t i = 0; i < NPUBLIC; i++)
+        printf("early: %s=%s\n", public_names[i], early ? early_active[i] : "(none)");
+    ok &= early;
     /* Whether every selected variant stays inside its buffers (required
      * under valgrind, see src/dispatch.c). */
     printf("in-bounds:");
@@ -124,6 +179,23 @@ int arch_probe(void)
     return ok ? 0 : 1;
 }
 
+/* Read fd to end of file into buf (NUL-terminated, truncated to fit). */
+static void read_all(int fd, char *buf, size_t len)
+{
+    size_t have = 0;
+    char discard[256];
+    for (;;) {
+        char *to = have < len - 1 ? buf + have : discard;
+        size_t room = have < len - 1 ? len - 1 - have : sizeof discard;
+        ssize_t r = read(fd, to, room);
+        if (r > 0 && to == buf + have)
+            have += (size_t)r;
+        else if (r == 0 || (r < 0 && errno != EINTR))
+            break;
+    }
+    buf[have] = 0;
+}
+
 /* Run `self --arch-probe` with MEMLANE_ARCH=value (unset if NULL); collect
  * its stdout and stderr. */
 static int run_probe(const char *self, const char *value, char *out, size_t outlen,
@@ -152,10 +224,11 @@ static int run_probe(const char *self, const char *value, char *out, size_t outl
     }
     close(po[1]);
     close(pe[1]);
-    /* Outputs are small (well under a pipe buffer): read stdout, then stderr. */
-    ssize_t no = read(po[0], out, outlen - 1), ne = read(pe[0], err, errlen - 1);
-    out[no > 0 ? no : 0] = 0;
-    err[ne > 0 ? ne : 0] = 0;
+    /* stderr is small (well under a pipe buffer): read stdout to its end,
+     * then stderr.  Each may come in several writes (musl's stdout
+     * writes its first line at once, then buffers). */
+    read_all(po[0], out, outlen);
+    read_all(pe[0], err, errlen);
     close(po[0]);
     close(pe[0]);
     int status;
@@ -209,6 +282,14 @@ void suite_arch(const char *self)
             fail("want one warning line naming MEMLANE_ARCH, got: \"%s\"", err);
         if (!strstr(out, "calls ok"))
             fail("entry points misbehave under this setting: %s", out);
+        /* The first calls select: an IFUNC resolver where there are
+         * IFUNCs, else the first-call trampolines. */
+        char early_line[128];
+        snprintf(early_line, sizeof early_line,
+                 "early calls from %d threads ok, selected by %s\n", EARLY_THREADS,
+                 ML_IFUNC ? "resolver" : "first call");
+        if (!strstr(out, early_line))
+            fail("want \"%.*s\" in: %s", (int)strlen(early_line) - 1, early_line, out);
         for (const char *b = strstr(out, "bound "); b; b = strstr(b + 1, "bound ")) {
             const char *eol = strchr(b, '\n');
             int len = eol ? (int)(eol - b) : (int)strlen(b);
@@ -222,12 +303,16 @@ void suite_arch(const char *self)
             const char *fname =
                 strcmp(public_names[k], "memset_explicit") ? public_names[k] : "memset";
             const struct ml_function *f = ml_function_find(fname);
+            /* What the first calls selected, and what is in force now
+             * (the constructor may select again). */
             char want[128];
-            snprintf(want, sizeof want, "%s %s\n", public_names[k],
-                     expected_variant(f, cap));
-            if (!strstr(out, want))
-                fail("want \"%.*s\" (cap %s) in: %s", (int)strlen(want) - 1, want,
-                     ml_level_name(cap), out);
+            for (int early = 0; early < 2; early++) {
+                snprintf(want, sizeof want, early ? "early: %s=%s\n" : "%s %s\n",
+                         public_names[k], expected_variant(f, cap));
+                if (!strstr(out, want))
+                    fail("want \"%.*s\" (cap %s) in: %s", (int)strlen(want) - 1, want,
+                         ml_level_name(cap), out);
+            }
             /* And never a variant above the cap. */
             for (unsigned v = 0; v < f->nvariants; v++) {
                 char line[128];

@@ -2,19 +2,22 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # CI step for install and use (issue 9).  `make test` has already run the
 # install tests (tests/install/run.sh) with gcc and clang; they skip what
-# needs pkg-config, groff or mandoc when those are missing.  Here:
-#  1. install pkgconf, groff-base and mandoc if missing, and then rerun
-#     the tests with every tool required;
+# needs pkg-config, groff, mandoc, cmake, gnuplot or the system's man pages
+# when those are missing.  Here:
+#  1. install pkgconf, groff-base, mandoc, cmake, gnuplot-nox, man-db and
+#     manpages-dev if missing, and then rerun the tests with every tool
+#     required;
 #  2. on a CI machine (CI=true, root, no memlane in /usr/local yet), a real
 #     `make install` into /usr/local: a program built with plain
 #     `pkg-config --cflags --libs memlane` runs with no LD_LIBRARY_PATH,
+#     so do the CMake consumer's (find_package(memlane) with no hint),
 #     man finds the pages, the drop-in runs a program, and
 #     `make uninstall` leaves no memlane file behind.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 missing=()
-for pkg in pkgconf groff-base mandoc; do
+for pkg in pkgconf groff-base mandoc cmake gnuplot-nox man-db manpages-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then
@@ -49,6 +52,12 @@ cc -O2 tests/install/consumer.c $(pkg-config --cflags --libs memlane) -o "$tmp/c
 "$tmp/consumer" | tee "$tmp/out"
 grep -qx ok "$tmp/out"
 grep -qx "memlane_memset from /usr/local/lib/libmemlane.so.$(make -s version)" "$tmp/out"
+cmake -S tests/install/cmake -B "$tmp/cmake" >/dev/null
+cmake --build "$tmp/cmake" >/dev/null
+"$tmp/cmake/consumer-shared" > "$tmp/out"
+grep -qx "memlane_memset from /usr/local/lib/libmemlane.so.$(make -s version)" "$tmp/out"
+"$tmp/cmake/consumer-static" > "$tmp/out"
+grep -qx ok "$tmp/out"
 man -w memlane_timingsafe_memcmp
 man -w 7 memlane
 seq 1 1000 | LD_PRELOAD=/usr/local/lib/libmemlane-preload.so sort -n | cmp - <(seq 1 1000)

@@ -1,25 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* memset, AVX2: 32-byte vectors.
+/* memset, AVX2: 32-byte vectors, glibc's size classes.
  *
  *   n                 stores
- *   0 .. 31           three classes, clamped overlapping stores:
- *                     1-3 bytes, 4-15 4 dwords, 16-31 4 xmm
+ *   0 .. 31           xmm/dword/byte, three classes, clamped overlapping
+ *                     stores (ml_set_upto64_sse): 1-3, 4-15, 16-31
  *   32 .. 64          2 ymm, one at each end
- *   65 .. 128         4 ymm, 2 at each end
+ *   65 .. 128         4 ymm, 2 at each end         (mls_above2w)
  *   129 .. 256        8 ymm, 4 at each end
  *   > 256             4 unaligned ymm at d, aligned loop of 4 ymm, then
  *                     4 unaligned ymm ending at d+n (no remainder branch)
- *                     rep stosb / non-temporal above the tunables
- * Measured against glibc 2.36's __memset_avx2_unaligned_erms (docs/memset.md):
- * 2 ymm rather than 4 xmm for 32-64 bytes took fixed sizes from 1.37x
- * glibc's time to 1.00x; the 4-ymm
- * tail took sizes uniform in 0-512 from 0.77x glibc's speed to 0.93x
- * (257-1024 B at fixed sizes: 0.86-1.0x became 1.0-1.07x); the function
- * starts on a 64-byte line (at 16 bytes past one it measured ~10 %
- * slower at 16-256 B).  4 head vectors before the loop rather than one
- * (mls_head4_loop_tail4): 257-512 B uniform 0.90 -> 0.97x glibc's speed.
- * Tried and dropped: the < 32 B path on xmm only (no vzeroupper; Mid and
- * 8 B slower), 65-256 B as one class (Uniform512 0.95 -> 0.90x).
+ *   >= special        rep stosb / non-temporal by the tunables (checked
+ *                     above 64 bytes, where glibc checks its threshold)
+ * The order of the tests and blocks is glibc 2.36's
+ * __memset_avx2_unaligned_erms: on Zen 5 the same stores behind a
+ * different block layout (the classes' own branches, a shared
+ * vzeroupper/ret reached by a jump, a loop across a 64-byte line) cost
+ * 0.5-1.2 TSC cycles per call at 65-128 B and 272-1024 B
+ * (docs/memset-results.md).  The function starts on a 64-byte line.
  */
 #include <immintrin.h>
 
@@ -39,25 +36,17 @@ __attribute__((aligned(64))) void *memlane_memset_avx2(void *dst, int c, size_t 
 {
     unsigned char *d = dst;
 
+    if (n < 32) {
+        ml_set_upto64_sse(d, n, _mm_set1_epi8((char)c)); /* no ymm: no vzeroupper */
+        return dst;
+    }
     __m256i v = _mm256_set1_epi8((char)c);
-    if (__builtin_expect(n <= 64, 1)) {
-        if (n >= 32)
-            mls_head_tail(d, n, v);
-        else
-            ml_set_upto64_sse(d, n, _mm256_castsi256_si128(v));
-        return dst;
-    }
-    if (n <= 128) {
-        mls_head_tail2(d, n, v);
-        return dst;
-    }
-    if (n <= 256) {
-        mls_head_tail2_or4(d, n, v); /* n > 4W here: no branch */
+    if (n <= 64) {
+        mls_head_tail(d, n, v);
         return dst;
     }
     if (__builtin_expect(n >= ml_memset_special(), 0))
         return mls_set_large(d, c, n);
-    else
-        mls_head4_loop_tail4(d, n, v);
+    mls_above2w(d, n, v);
     return dst;
 }

@@ -2,7 +2,7 @@
 // clang-format off
 /* memset, AVX-512 (F/BW/VL): 64-byte vectors.  Why each row: docs/memset.md.
  *
- *   n             stores                                why (Zen 4)
+ *   n             stores                                why (Zen 4; > 512 B: Zen 5)
  *   0 .. 128      2 byte-masked zmm at d, d+n-64 (d, d  no branch on n: random sizes
  *                 for n <= 64), no branch on n          around 64 B do not mispredict
  *     near a page aligned masked lines instead          a page-split store ~25 cycles,
@@ -10,8 +10,11 @@
  *   129 .. 256    4 zmm, 2 at each end
  *   257 .. 512    8 zmm, 4 at each end                  no loop: a trip count that
  *                                                       varies mispredicts
- *   > 512         all aligned: masked first/last line,  a line-split zmm store costs
- *                 full lines between, 4 per iteration   twice an aligned one
+ *   > 512         4 unaligned zmm at d, aligned loop of  glibc's shape: on Zen 5 the
+ *                 4 zmm, 4 unaligned zmm ending at d+n  all-aligned masked loop was
+ *                                                       up to 1.08x glibc's time
+ *                                                       quiet, 1.2-1.6x with the
+ *                                                       other core busy
  *   >= threshold  non-temporal / rep stosb (src/tunables.h)
  *
  * The entry point and the path above 128 bytes are separate functions,
@@ -32,7 +35,7 @@
 #define MLS_MASKED 1
 #define MLS_STORE_MASKED(p, m, v) _mm512_mask_storeu_epi8((void *)(p), (m), (v))
 #define MLS_SPLAT(c) _mm512_set1_epi8((char)(c))
-#define MLS_LOOP mls_masked_loop
+#define MLS_LOOP mls_head4_loop_tail4 /* n > 512 in mls_set_large here */
 #include "ops_x86_store.h"
 
 #define ML_PAGE 4096
@@ -48,7 +51,7 @@ static __attribute__((noinline)) void *set_above512(unsigned char *d, int c, siz
 {
     if (__builtin_expect(n >= ml_memset_special(), 0))
         return mls_set_large(d, c, n);
-    mls_masked_loop(d, n, _mm512_set1_epi8((char)c));
+    mls_head4_loop_tail4(d, n, _mm512_set1_epi8((char)c));
     return d;
 }
 

@@ -22,10 +22,24 @@
  *
  * string.h is not included: its declarations carry attributes (nonnull,
  * fortify wrappers) meant for callers, not for a definition.
+ *
+ * Built a second time with -DMEMLANE_TRACE into libmemlane-trace.so, the
+ * drop-in that also records the calls (src/preload/trace.h); here the
+ * hooks are empty and the object code is the plain drop-in's.
  */
+#include <limits.h> /* on glibc, defines __GLIBC__ (features.h) */
 #include <stddef.h>
 
 #include "memlane.h"
+
+#ifdef MEMLANE_TRACE
+#include "trace.h"
+#define ML_TRACE_SET(f, dst, n) ml_trace_set(f, dst, n)
+#define ML_TRACE_CMP(f, data, a, b, n, r) ml_trace_cmp(f, data, a, b, n, r)
+#else
+#define ML_TRACE_SET(f, dst, n) ((void)0)
+#define ML_TRACE_CMP(f, data, a, b, n, r) ((void)0)
+#endif
 
 #define ML_EXPORT __attribute__((__visibility__("default")))
 
@@ -36,7 +50,11 @@ ML_EXPORT int timingsafe_bcmp(const void *a, const void *b, size_t n);
 ML_EXPORT int timingsafe_memcmp(const void *a, const void *b, size_t n);
 ML_EXPORT void explicit_bzero(void *dst, size_t n);
 ML_EXPORT void *memset_explicit(void *dst, int c, size_t n);
-/* glibc's names, reserved identifiers by design. */
+#if defined(__GLIBC__)
+/* glibc's names, reserved identifiers by design.  musl has no fortified
+ * entry points (its fortification, where a distribution adds it, lives in
+ * headers that call memset itself), so a musl build exports the seven
+ * standard names only. */
 // NOLINTBEGIN(bugprone-reserved-identifier,cert-dcl37-c)
 ML_EXPORT void *__memset_chk(void *dst, int c, size_t n, size_t dst_size);
 ML_EXPORT void __explicit_bzero_chk(void *dst, size_t n, size_t dst_size);
@@ -45,33 +63,57 @@ ML_EXPORT void __explicit_bzero_chk(void *dst, size_t n, size_t dst_size);
  * overflow detected ***" and aborts. */
 extern void __chk_fail(void) __attribute__((__noreturn__));
 // NOLINTEND(bugprone-reserved-identifier,cert-dcl37-c)
+#endif
 
-void *memset(void *dst, int c, size_t n) { return memlane_memset(dst, c, n); }
+void *memset(void *dst, int c, size_t n)
+{
+    ML_TRACE_SET(MLT_MEMSET, dst, n);
+    return memlane_memset(dst, c, n);
+}
 
-int memcmp(const void *a, const void *b, size_t n) { return memlane_memcmp(a, b, n); }
+int memcmp(const void *a, const void *b, size_t n)
+{
+    int r = memlane_memcmp(a, b, n);
+    ML_TRACE_CMP(MLT_MEMCMP, 0, a, b, n, r);
+    return r;
+}
 
-int bcmp(const void *a, const void *b, size_t n) { return memlane_bcmp(a, b, n); }
+int bcmp(const void *a, const void *b, size_t n)
+{
+    int r = memlane_bcmp(a, b, n);
+    ML_TRACE_CMP(MLT_BCMP, 1, a, b, n, r);
+    return r;
+}
 
+/* The timing-safe ones: sizes and alignments only (data -1). */
 int timingsafe_bcmp(const void *a, const void *b, size_t n)
 {
+    ML_TRACE_CMP(MLT_TS_BCMP, -1, a, b, n, 0);
     return memlane_timingsafe_bcmp(a, b, n);
 }
 
 int timingsafe_memcmp(const void *a, const void *b, size_t n)
 {
+    ML_TRACE_CMP(MLT_TS_MEMCMP, -1, a, b, n, 0);
     return memlane_timingsafe_memcmp(a, b, n);
 }
 
 /* memlane_memset_explicit is a call into another object file that the
  * compiler cannot see through, and it ends in a memory barrier, so the
  * stores cannot be dropped here either. */
-void explicit_bzero(void *dst, size_t n) { memlane_memset_explicit(dst, 0, n); }
+void explicit_bzero(void *dst, size_t n)
+{
+    ML_TRACE_SET(MLT_MEMSET_EXPLICIT, dst, n);
+    memlane_memset_explicit(dst, 0, n);
+}
 
 void *memset_explicit(void *dst, int c, size_t n)
 {
+    ML_TRACE_SET(MLT_MEMSET_EXPLICIT, dst, n);
     return memlane_memset_explicit(dst, c, n);
 }
 
+#if defined(__GLIBC__)
 /* The fortified entry points that glibc's <string.h> calls under
  * _FORTIFY_SOURCE when the destination's size is known but the length is
  * not a constant (Debian builds its packages that way).  They check the
@@ -81,6 +123,7 @@ void *__memset_chk(void *dst, int c, size_t n, size_t dst_size)
 {
     if (__builtin_expect(n > dst_size, 0))
         __chk_fail();
+    ML_TRACE_SET(MLT_MEMSET, dst, n);
     return memlane_memset(dst, c, n);
 }
 
@@ -88,6 +131,8 @@ void __explicit_bzero_chk(void *dst, size_t n, size_t dst_size)
 {
     if (__builtin_expect(n > dst_size, 0))
         __chk_fail();
+    ML_TRACE_SET(MLT_MEMSET_EXPLICIT, dst, n);
     memlane_memset_explicit(dst, 0, n);
 }
 // NOLINTEND(bugprone-reserved-identifier,cert-dcl37-c)
+#endif

@@ -2,27 +2,30 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Tests of issue 9's area, run by `make test-install` (part of `make test`):
 #   symbols  libmemlane.so exports exactly the API of include/memlane.h;
-#            the drop-in exports exactly the seven standard names and
-#            two fortified entry points, and never calls itself
+#            the drop-in exports exactly the seven standard names (and,
+#            on glibc, two fortified entry points), and never calls itself
 #   man      every page renders without a groff warning; the synopses
 #            match the header; memlane(7)'s table matches the build
 #   install  make install into a temporary DESTDIR, programs built through
 #            pkg-config (shared and static) run; uninstall removes exactly
 #            what install added
 #   preload  calls before any constructor; real programs give the same
-#            output under LD_PRELOAD as without it; a fortified program's
-#            checked calls bind to the drop-in and still fail on overflow
+#            output under LD_PRELOAD as without it: the system's (glibc)
+#            and small ones built here with $CC (tests/install/tools/,
+#            the only ones on musl); a fortified program's checked calls
+#            bind to the drop-in and still fail on overflow (glibc)
 # Ends with "install: N passed, N failed"; exits non-zero on a failure.
 #
 # Environment (set by mk/install.mk): CC CFLAGS BASE_CFLAGS BUILD MAKE
-# SONAME SOVERSION VERSION INSTALL_BENCH.  MEMLANE_REQUIRE_TOOLS=1 turns a missing
+# SONAME SOVERSION VERSION INSTALL_BENCH LIBC (glibc, musl: the Makefile's
+# guess).  MEMLANE_REQUIRE_TOOLS=1 turns a missing
 # tool (pkg-config, groff, mandoc) from a skip into a failure (CI sets it).
 set -u
 
 : "${CC:=cc}" "${CFLAGS:=-O2 -g}" "${BASE_CFLAGS:=-std=gnu11 -Iinclude -Isrc}"
 : "${BUILD:=build}" "${MAKE:=make}" "${SONAME:=libmemlane.so.0}"
 : "${VERSION:=$($MAKE -s version)}" "${SOVERSION:=$VERSION}"
-: "${INSTALL_BENCH:=}" "${MEMLANE_REQUIRE_TOOLS:=}"
+: "${INSTALL_BENCH:=}" "${MEMLANE_REQUIRE_TOOLS:=}" "${LIBC:=glibc}"
 
 passed=0 failed=0 skipped=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/memlane-install-test.XXXXXX") || exit 2
@@ -32,8 +35,10 @@ MAN_PAGES="$BUILD/man/memlane.7 $(ls man/*.3)"
 PRELOAD=$(cd "$BUILD" && pwd)/libmemlane-preload.so
 # The seven names the drop-in exports.
 STD_NAMES="bcmp explicit_bzero memcmp memset memset_explicit timingsafe_bcmp timingsafe_memcmp"
-# And the fortified entry points (_FORTIFY_SOURCE) it takes over too.
-CHK_NAMES="__explicit_bzero_chk __memset_chk"
+# And glibc's fortified entry points (_FORTIFY_SOURCE) it takes over too;
+# musl has none (src/preload/preload.c).
+CHK_NAMES=
+[ "$LIBC" = glibc ] && CHK_NAMES="__explicit_bzero_chk __memset_chk"
 
 # check NAME COMMAND...: one test case; on failure its output is shown.
 check() {
@@ -158,9 +163,12 @@ t_preload_exports() {
 # Nothing in the drop-in may reach one of its own exported names through
 # the dynamic symbol table (that would be a call to itself, or to libc's),
 # and each entry point must go to its memlane_ counterpart: directly, or,
-# where memlane_<name> is an IFUNC (src/dispatch.c), through the PLT slot
-# that an IRELATIVE relocation binds to its resolver's choice
-# (objdump names that slot *ABS*+<resolver address>@plt).
+# where memlane_<name> is an IFUNC (src/dispatch.c), through a PLT stub
+# whose GOT slot an IRELATIVE relocation binds to its resolver's choice
+# (GNU ld's stubs objdump names *ABS*+<resolver address>@plt, lld's it
+# names after a neighbour: found by the slot they jump through), or, where
+# link-time optimisation inlined memlane_<name> (no IFUNC: musl), by an
+# indirect call or jump after loading its dispatch pointer.
 t_preload_no_self_calls() {
     relocs=$(objdump -R "$PRELOAD") || return 1
     for n in $STD_NAMES $CHK_NAMES; do
@@ -175,7 +183,9 @@ t_preload_no_self_calls() {
         body=$(printf '%s\n' "$dis" | awk -v fn="<$n>:" '
             $2 == fn { on = 1; next } on && NF == 0 { exit } on')
         [ -n "$body" ] || { echo "no code for $n"; return 1; }
-        targets=$(printf '%s\n' "$body" | sed -n 's/.*\(call\|jmp\)[^<]*<\([^>]*\)>.*/\2/p')
+        # "address name" of each direct call or jump
+        targets=$(printf '%s\n' "$body" |
+            sed -n 's/.*\(call\|jmp\)[[:space:]]*\([0-9a-f]*\) <\([^>]*\)>.*/\2 \3/p')
         # The fortified ones may also call glibc's failure report.
         also=
         case $n in
@@ -186,27 +196,55 @@ t_preload_no_self_calls() {
         esac
         addr=$(printf '%s\n' "$syms" | awk -v w="$want" '$2 == "i" && $3 == w {
             sub(/^0+/, "", $1); print $1 }')
-        slot=
+        stubs=
         if [ -n "$addr" ]; then
-            slot="*ABS*+0x$addr@plt"
-            printf '%s\n' "$relocs" | grep -Eq "R_X86_64_IRELATIVE +\*ABS\*\+0x0*$addr\$" ||
-                { echo "no IRELATIVE relocation binds $want's slot"; return 1; }
+            got=$(printf '%s\n' "$relocs" | awk -v a="$addr" '$2 == "R_X86_64_IRELATIVE" {
+                v = $3; sub(/^\*ABS\*\+0x0*/, "", v); o = $1; sub(/^0+/, "", o)
+                if (v == a) print o }')
+            [ -n "$got" ] || { echo "no IRELATIVE relocation binds $want's slot"; return 1; }
+            # The PLT stubs that jump through that slot (and an endbr64
+            # before the jump).
+            stubs=" $(printf '%s\n' "$dis" | awk -v s="$got" '/^ *[0-9a-f]+:/ {
+                a = $1; sub(/:$/, "", a)
+                if ($0 ~ /jmp +\*0x[0-9a-f]+\(%rip\) +# [0-9a-f]+/) {
+                    t = $0; sub(/.*# /, "", t); sub(/ .*/, "", t); sub(/^0+/, "", t)
+                    if (t == s) { print a; if (prev != "") print prev }
+                }
+                prev = ($0 ~ /endbr64/) ? a : "" }' | tr '\n' ' ')"
         fi
         reached=
-        for t in $targets; do
+        while read -r ta t; do
+            [ -n "$t" ] || continue
             case $t in
             "$want" | "$n+"*) [ "$t" = "$want" ] && reached=1 ;;
             "$also") ;;
             *)
-                if [ -n "$slot" ] && [ "$t" = "$slot" ]; then
+                case $stubs in *" $ta "*)
                     reached=1
                     continue
-                fi
+                    ;;
+                esac
                 printf '%s calls %s, expected only %s:\n%s\n' "$n" "$t" "$want" "$body"
                 return 1
                 ;;
             esac
-        done
+        done <<EOF_TARGETS
+$targets
+EOF_TARGETS
+        if [ -z "$reached" ]; then
+            case $want in
+            memlane_memset) ptr=memset_ptr ;;
+            memlane_memcmp) ptr=memcmp_ptr ;;
+            memlane_bcmp) ptr=bcmp_ptr ;;
+            memlane_timingsafe_bcmp) ptr=ts_bcmp_ptr ;;
+            memlane_timingsafe_memcmp) ptr=ts_memcmp_ptr ;;
+            *) ptr= ;;
+            esac
+            if [ -n "$ptr" ] && printf '%s\n' "$body" | grep -q "<$ptr>" &&
+               printf '%s\n' "$body" | grep -Eq '(call|jmp)[[:space:]]+\*'; then
+                reached=1
+            fi
+        fi
         [ -n "$reached" ] ||
             { printf '%s does not reach %s:\n%s\n' "$n" "$want" "$body"; return 1; }
     done
@@ -222,7 +260,7 @@ check "nm -D $SO: only the API and its version nodes" t_exports_only_api
 check "each version node inherits the one before" t_node_parents
 check "soname $SONAME and its link" t_soname
 check "one version (include/memlane.h): string, soname, file name, man pages" t_version_one_source
-check "nm -D libmemlane-preload.so: exactly the seven standard names and two _chk" t_preload_exports
+check "nm -D libmemlane-preload.so: exactly the seven standard names${CHK_NAMES:+ and two _chk}" t_preload_exports
 check "drop-in entry points jump to memlane, never to themselves" t_preload_no_self_calls
 
 # ============================== man ==============================
@@ -299,6 +337,26 @@ t_man_env() {
     done
 }
 
+# Every page another page refers to, "name(section)", is one of ours or
+# one the system has (Debian has no timingsafe_bcmp(3), timingsafe_memcmp(3)
+# or memset_explicit(3)).
+man_xrefs() {
+    sed -n 's/^\.[BI]R \([^ ]*\) (\([0-9]\)).*/\1 \2/p' $MAN_PAGES | sed 's/\\-/-/g' | sort -u
+}
+t_man_xrefs() {
+    [ "$(man_xrefs | wc -l)" -ge 10 ] || { man_xrefs; return 1; }
+    ours=$(for p in $MAN_PAGES; do b=${p##*/}; echo "${b%.*} ${b##*.}"; done)
+    man_xrefs | while read -r name sec; do
+        printf '%s\n' "$ours" | grep -qx "$name $sec" && continue
+        man -w "$sec" "$name" >/dev/null 2>&1 || { echo "$name($sec): no such page here"; exit 1; }
+    done
+}
+
+# Installed pages cannot send users to the source tree's make targets.
+t_man_no_make() {
+    ! grep -n '^\.B make \|make [a-z-]* in the source' $MAN_PAGES
+}
+
 echo "--- man pages"
 if have_tool groff groff-base; then
     check "groff -t -ww -man -z reports problems at all" t_man_lint_catches
@@ -308,6 +366,10 @@ if have_tool mandoc mandoc; then
     check "mandoc -T lint -W all: no message on any page" t_mandoc_lint
 fi
 check "a man3 page for each function of the header" t_man3_per_function
+check "no page sends installed users to a make target" t_man_no_make
+if have_tool man man-db && { man -w 3 memcpy >/dev/null 2>&1 || ! skip "man page cross-references (install manpages-dev)"; }; then
+    check "every page referred to exists (ours, or the system's: man -w)" t_man_xrefs
+fi
 check "man page synopses match include/memlane.h" t_man_synopses
 check "memlane(7) table matches the compiled variant table" t_man_table
 check "memlane(7) documents every MEMLANE_ variable read in src/" t_man_env
@@ -333,10 +395,14 @@ expected_files() { # prefix
         echo "$p/lib/$SONAME"
         echo "$p/lib/libmemlane.so.$SOVERSION"
         echo "$p/lib/libmemlane-preload.so"
+        echo "$p/lib/libmemlane-trace.so"
         echo "$p/lib/pkgconfig/memlane.pc"
+        echo "$p/lib/cmake/memlane/memlaneConfig.cmake"
+        echo "$p/lib/cmake/memlane/memlaneConfigVersion.cmake"
         echo "$p/share/man/man7/memlane.7"
         for f in man/*.3; do echo "$p/share/man/man3/${f#man/}"; done
-        [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench"
+        [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench" &&
+            echo "$p/share/memlane/memlane-bench.gp"
         echo ./usr/include/other.h
         echo ./usr/lib/libother.so.1
         echo ./usr/share/man/man3/other.3
@@ -401,6 +467,125 @@ t_consumer_static() {
     printf '%s\n' "$out" | grep -qx "memlane_memset from $T/consumer-static"
 }
 
+# ---- CMake: find_package(memlane) in tests/install/cmake ----
+# cmake_consumer PREFIX BUILDDIR [cmake -D options]: configure and build.
+cmake_consumer() {
+    prefix=$1 dir=$2
+    shift 2
+    cmake -S tests/install/cmake -B "$dir" -DCMAKE_PREFIX_PATH="$prefix" \
+        -DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" "$@" > "$dir.log" 2>&1 &&
+    cmake --build "$dir" >> "$dir.log" 2>&1 || { cat "$dir.log"; return 1; }
+}
+
+# cmake_runs DIR LIBDIR: both programs run; the shared one on LIBDIR's
+# library (through the build's RUNPATH, no LD_LIBRARY_PATH), the static
+# one on its own copy.
+cmake_runs() {
+    readelf -d "$1/consumer-shared" | grep -q "NEEDED.*\[$SONAME\]" ||
+        { echo "consumer-shared is not linked against $SONAME"; return 1; }
+    if readelf -d "$1/consumer-static" | grep -q "NEEDED.*libmemlane"; then
+        echo "consumer-static needs libmemlane.so"; return 1
+    fi
+    out=$(env -u LD_LIBRARY_PATH "$1/consumer-shared") || { echo "$out"; return 1; }
+    printf '%s\n' "$out" | grep -qx ok &&
+    printf '%s\n' "$out" | grep -qx "memlane_memset from $2/libmemlane.so.$SOVERSION" ||
+        { echo "$out"; return 1; }
+    out=$("$1/consumer-static") || { echo "$out"; return 1; }
+    printf '%s\n' "$out" | grep -qx ok &&
+    printf '%s\n' "$out" | grep -qx "memlane_memset from $1/consumer-static" || { echo "$out"; return 1; }
+}
+
+# Installed with PREFIX=/usr, found under $D/usr: the package locates itself.
+t_cmake_consumer() {
+    cmake_consumer "$D/usr" "$T/cmake" && cmake_runs "$T/cmake" "$D/usr/lib" &&
+    grep -q "memlane $VERSION from $D/usr/lib/cmake/memlane" "$T/cmake.log"
+}
+
+# The whole tree moved elsewhere still works (no absolute path inside).
+t_cmake_relocated() {
+    mkdir -p "$T/moved" && cp -a "$D/usr" "$T/moved/" || return 1
+    cmake_consumer "$T/moved/usr" "$T/cmake-moved" && cmake_runs "$T/cmake-moved" "$T/moved/usr/lib"
+    rc=$?
+    rm -rf "$T/moved"
+    return $rc
+}
+
+# The version rule: same major, not older than asked; ranges.
+t_cmake_versions() {
+    for want in 0.1 0.2 $VERSION 0.1...0.9 0.2...$VERSION x 0.3 1.0 0.3...0.9 0.1...\<$VERSION; do
+        case $want in
+        x) want=; expect=ok ;; # no version asked
+        0.3 | 1.0 | 0.3...0.9 | 0.1...\<*) expect=refused ;;
+        *) expect=ok ;;
+        esac
+        if cmake -S tests/install/cmake -B "$T/cmake-ver" -DCMAKE_PREFIX_PATH="$D/usr" \
+            -DMEMLANE_CONFIGURE_ONLY=ON -DMEMLANE_WANT="$want" > "$T/ver.log" 2>&1; then
+            got=ok
+        else
+            got=refused
+        fi
+        same "find_package(memlane $want): $expect" "find_package(memlane $want): $got" ||
+            { tail -15 "$T/ver.log"; return 1; }
+    done
+}
+
+# The same rule across a major version, on the template filled in for a
+# made-up release 1.4.2 (cmake -P, as find_package would evaluate it).
+t_cmake_version_rule() {
+    sed -e 's/@VERSION@/1.4.2/g; s/@VERSION_MAJOR@/1/g; s/@SIZEOF_POINTER@/8/g' \
+        cmake/memlaneConfigVersion.cmake.in > "$T/v142.cmake" || return 1
+    printf 'include(${VERSION_FILE})\nmessage("${PACKAGE_VERSION_COMPATIBLE}")\n' > "$T/rule.cmake"
+    for case in 0.9:FALSE 1:TRUE 1.0:TRUE 1.4.2:TRUE 1.4.3:FALSE 1.5:FALSE 2.0:FALSE; do
+        want=${case%%:*}
+        got=$(cmake -DPACKAGE_FIND_VERSION="$want" -DPACKAGE_FIND_VERSION_MAJOR="${want%%.*}" \
+            -DCMAKE_SIZEOF_VOID_P=8 -DVERSION_FILE="$T/v142.cmake" -P "$T/rule.cmake" 2>&1)
+        same "1.4.2 for $want: ${case#*:}" "1.4.2 for $want: $got" || return 1
+    done
+}
+
+# ---- memlane-bench --plot-dir: data, the script, and (with gnuplot) charts ----
+PLOT=$T/plot
+t_plot_script() {
+    B=$D/usr/bin/memlane-bench
+    "$B" -q --quick --sizes=0-1K:128 --runs=2 --plot-dir="$PLOT" > /dev/null &&
+    "$B" -q --quick --tables=1 -f memset,ts_memcmp --sizes=1K-64K*8 --runs=2 \
+        --plot-dir="$PLOT" --plot-tag=large > /dev/null || return 1
+    cmp "$PLOT/memlane-bench.gp" "$D/usr/share/memlane/memlane-bench.gp"
+}
+
+# The legend entries of every SVG chart: "implementation colour" lines.
+svg_key_colours() {
+    names=$(head -qn1 "$PLOT"/*.dat | tr ' ' '\n' | sort -u | grep -vx -e size -e row)
+    for f in "$PLOT"/*.svg; do
+        awk -v names="$names" 'BEGIN { n = split(names, w, "\n"); for (i = 1; i <= n; i++) known[w[i]] = 1 }
+            match($0, /<text>[^<]*<\/text>/) { t = substr($0, RSTART + 6, RLENGTH - 13); cur = (t in known) ? t : ""; next }
+            cur != "" && match($0, /rgb\( *[0-9]+, *[0-9]+, *[0-9]+\)/) {
+                c = substr($0, RSTART, RLENGTH); gsub(/ /, "", c); print cur, c; cur = "" }' "$f"
+    done | sort -u
+}
+
+t_plot_charts() {
+    (cd "$PLOT" && gnuplot memlane-bench.gp) > "$T/gnuplot.out" 2>&1 || { cat "$T/gnuplot.out"; return 1; }
+    [ ! -s "$T/gnuplot.out" ] || { echo "gnuplot said:"; cat "$T/gnuplot.out"; return 1; }
+    for c in cycles-memset cycles-memset-large cycles-timingsafe_memcmp-large speedup-memset \
+             speedup-memset-large speedup-timingsafe_memcmp-large throughput; do
+        [ -s "$PLOT/$c.png" ] && [ -s "$PLOT/$c.svg" ] || { echo "no chart $c"; ls "$PLOT"; return 1; }
+    done
+    # Sizes up to 1 KiB: linear axes, from 0; above: log-log.
+    grep -q 'log scale' "$PLOT/cycles-memset.svg" && { echo "cycles-memset: log axes"; return 1; }
+    grep -q '<text>size in bytes (.*log scale' "$PLOT/cycles-memset-large.svg" ||
+        { echo "cycles-memset-large: not log axes"; return 1; }
+    # Every implementation has one colour in all charts, and no two share one.
+    kc=$(svg_key_colours)
+    want=$(head -qn1 "$PLOT"/*.dat | tr ' ' '\n' | grep -vx -e size -e row | sort -u)
+    same "$want" "$(printf '%s\n' "$kc" | awk '{ print $1 }' | sort -u)" ||
+        { echo "(implementations in the data, and with a legend entry and colour)"; return 1; }
+    twice=$(printf '%s\n' "$kc" | awk '{ print $1 }' | uniq -d)
+    [ -z "$twice" ] || { echo "several colours for: $twice"; printf '%s\n' "$kc"; return 1; }
+    shared=$(printf '%s\n' "$kc" | awk '{ print $2 }' | sort | uniq -d)
+    [ -z "$shared" ] || { echo "colours shared: $shared"; printf '%s\n' "$kc"; return 1; }
+}
+
 # ---- the installed static library's symbols ----
 ARCHIVE=$D/usr/lib/libmemlane.a
 
@@ -410,17 +595,29 @@ t_static_only_api() {
 }
 
 # What it needs from outside is the C library's (libc.so.6 and the
-# dynamic loader, which defines __libc_stack_end) or the linker's.
+# dynamic loader, which defines __libc_stack_end; musl's libc.so is its
+# loader) or the linker's.  On musl, weak references to glibc's names
+# (__libc_stack_end) may stay undefined: they read as NULL.
 t_static_undefined() {
-    libc=$($CC -print-file-name=libc.so.6)
-    [ -f "$libc" ] || { echo "no libc.so.6 next to $CC (not glibc?)"; return 1; }
     echo 'int main(void) { return 0; }' > "$T/empty.c" && $CC "$T/empty.c" -o "$T/empty" || return 1
     interp=$(readelf -l "$T/empty" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
-    provided=$(nm -D --defined-only "$libc" "$interp" | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' | sort -u)
-    for u in $(nm -u "$ARCHIVE" | awk 'NF == 2 { print $2 }' | sort -u); do
+    libc=
+    if [ "$LIBC" != musl ]; then
+        libc=$($CC -print-file-name=libc.so.6)
+        [ -f "$libc" ] || { echo "no libc.so.6 next to $CC (not glibc?)"; return 1; }
+    fi
+    provided=$(nm -D --defined-only $libc "$interp" | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' | sort -u)
+    nm -u "$ARCHIVE" | awk 'NF == 2 { print $1, $2 }' | sort -u > "$T/undefined"
+    while read -r kind u; do
         [ "$u" = _GLOBAL_OFFSET_TABLE_ ] && continue
-        printf '%s\n' "$provided" | grep -qx "$u" || { echo "undefined $u is not libc's"; return 1; }
-    done
+        printf '%s\n' "$provided" | grep -qx "$u" && continue
+        if [ "$LIBC" = musl ] && [ "$kind" = w ]; then
+            echo "weak $u: not in musl (reads as NULL)"
+            continue
+        fi
+        echo "undefined $u is not libc's"
+        return 1
+    done < "$T/undefined"
 }
 
 # A program that defines, for its own use, every name the library defines
@@ -467,7 +664,11 @@ t_install_defaults() {
     $MAKE --no-print-directory install BUILD="$BUILD" DESTDIR="$D3" PREFIX=/opt/ml \
         LIBDIR=/usr/lib64 || return 1
     pcf=$D3/usr/lib64/pkgconfig/memlane.pc
+    cmf=$D3/usr/lib64/cmake/memlane/memlaneConfig.cmake
     grep -qx 'libdir=/usr/lib64' "$pcf" && grep -qx 'includedir=${prefix}/include' "$pcf" &&
+    grep -qx 'set(_memlane_up "")' "$cmf" && grep -qx 'set(_memlane_prefix "/opt/ml")' "$cmf" &&
+    grep -qx 'set(_memlane_libdir "/usr/lib64")' "$cmf" &&
+    grep -qx 'set(_memlane_includedir "${_memlane_prefix}/include")' "$cmf" &&
     [ -f "$D3/usr/lib64/$SONAME" ] && [ -f "$D3/opt/ml/include/memlane.h" ] ||
         { cat "$pcf"; tree "$D3"; return 1; }
 }
@@ -481,6 +682,18 @@ if have_tool pkg-config pkgconf; then
     check "pkg-config --cflags --libs memlane (sysroot)" t_pkgconfig_flags
     check "a program built through pkg-config runs on the installed shared library" t_consumer_shared
     check "a program built through pkg-config --static runs" t_consumer_static
+fi
+if have_tool cmake cmake; then
+    check "CMake: find_package(memlane) in a staged install, memlane::memlane and _static run" t_cmake_consumer
+    check "CMake: the installed tree moved elsewhere still works" t_cmake_relocated
+    check "CMake: version $VERSION meets same-major requests not above it" t_cmake_versions
+    check "CMake: the version rule across majors (a made-up 1.4.2)" t_cmake_version_rule
+fi
+if [ -n "$INSTALL_BENCH" ]; then
+    check "installed memlane-bench --plot-dir writes the installed chart script" t_plot_script
+    if have_tool gnuplot gnuplot-nox; then
+        check "gnuplot draws the charts: linear 0-1 KiB, speed-up, one colour per implementation" t_plot_charts
+    fi
 fi
 check "installed libmemlane.a: only the API is global" t_static_only_api
 check "installed libmemlane.a: undefined symbols are libc's" t_static_undefined
@@ -509,6 +722,57 @@ t_early_calls() {
         { echo "marker line '$marker', init line '$init'"; cat "$T/early.err"; return 1; }
 }
 
+# musl runs no .preinit_array: the calls come from the constructor of a
+# library preloaded ahead of the drop-in (tests/install/early_lib.c).  The
+# drop-in's warning about MEMLANE_ARCH between its two markers shows that
+# a call selected, not the drop-in's constructor.
+t_early_calls_musl() {
+    $CC $CFLAGS -std=gnu11 -fno-builtin -U_FORTIFY_SOURCE -shared -fPIC \
+        tests/install/early_lib.c -o "$T/libearly.so" || return 1
+    MEMLANE_ARCH=nonesuch LD_PRELOAD="$T/libearly.so $PRELOAD" "$TOOLS/lsort" \
+        < /dev/null > "$T/early.out" 2> "$T/early.err" ||
+        { cat "$T/early.out" "$T/early.err"; return 1; }
+    cat "$T/early.out" "$T/early.err"
+    grep -qx ok "$T/early.out" || return 1
+    for n in $STD_NAMES; do
+        grep -qx "$n from $PRELOAD" "$T/early.out" || { echo "$n not from the drop-in"; return 1; }
+    done
+    same "memlane-early: calls start
+memlane: MEMLANE_ARCH=\"nonesuch\"
+memlane-early: calls done" "$(sed 's/\(MEMLANE_ARCH="nonesuch"\).*/\1/' "$T/early.err")"
+}
+
+# The programs of tests/install/tools/, built like any program (builtins
+# on), must call the standard names through the dynamic symbol table, or
+# the drop-in would have nothing to replace.  (clang makes a memcmp whose
+# result is only compared with 0 a call to bcmp.)
+make_tools() {
+    mkdir -p "$TOOLS" || return 1
+    for t in tests/install/tools/*.c; do
+        $CC $CFLAGS -std=gnu11 "$t" -o "$TOOLS/$(basename "$t" .c)" || return 1
+    done
+}
+
+t_tools_import() {
+    for want in lsort:memcmp 'sumcmp:(memcmp|bcmp)' sumcmp:memset blocks:memset \
+                blocks:bcmp blocks:explicit_bzero; do
+        nm -D --undefined-only "$TOOLS/${want%%:*}" | grep -Eq " ${want#*:}(@|\$)" ||
+            { echo "${want%%:*} does not import ${want#*:}"; return 1; }
+    done
+}
+
+# The tools give the answers the system's tools give (no drop-in).
+t_tools_right() {
+    (cd "$T/in" &&
+        same "$(LC_ALL=C sort text)" "$("$TOOLS/lsort" text)" &&
+        same "$(LC_ALL=C sort -u -r sub/repetitive text)" \
+             "$(cat sub/repetitive text | "$TOOLS/lsort" -u -r)" &&
+        same "$(cmp text text2 2>&1)" "$("$TOOLS/sumcmp" cmp text text2 2>&1)" &&
+        same "$(cmp sub/hex text 2>&1)" "$("$TOOLS/sumcmp" cmp sub/hex text 2>&1)" &&
+        same "8 blocks of 4096 bytes: 3 zero, 4 repeats; 3512 primes below 32768" \
+             "$("$TOOLS/blocks" 4096 blocky)")
+}
+
 # Input files for the programs.
 make_inputs() {
     mkdir -p "$T/in/sub" &&
@@ -519,7 +783,11 @@ make_inputs() {
     seq 1 20000 | sed 's/$/ zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz/' > "$T/in/sub/repetitive" &&
     head -c 300000 "$T/in/text" | od -An -tx1 > "$T/in/sub/hex" &&
     cp "$T/in/text" "$T/in/text2" &&
-    printf 'differs\n' >> "$T/in/text2"
+    printf 'differs\n' >> "$T/in/text2" &&
+    # 4 KiB blocks: zero A B A zero C A zero
+    head -c 4096 /dev/zero > "$T/z" && tr '\0' a < "$T/z" > "$T/a" &&
+    tr '\0' b < "$T/z" > "$T/b" && head -c 4096 "$T/in/text" > "$T/c" &&
+    (cd "$T" && cat z a b a z c a z) > "$T/in/blocky"
 }
 
 # run_both NAME 'shell command': same stdout, stderr and exit status with
@@ -530,6 +798,19 @@ run_both() {
     (cd "$T/in" && LD_PRELOAD=$PRELOAD sh -c "$2") > "$T/pre.out" 2> "$T/pre.err"
     pre_rc=$?
     [ -s "$T/plain.out" ] || { echo "no output from: $2"; cat "$T/plain.err"; return 1; }
+    same "exit $plain_rc" "exit $pre_rc" &&
+    cmp "$T/plain.out" "$T/pre.out" &&
+    cmp "$T/plain.err" "$T/pre.err"
+}
+
+# tool_both 'shell command': as run_both, but only the commands run as
+# "$RUN" CMD get the drop-in (on musl the shell itself is a glibc program).
+tool_both() {
+    (cd "$T/in" && RUN=$T/run-plain TOOLS=$TOOLS sh -c "$1") > "$T/plain.out" 2> "$T/plain.err"
+    plain_rc=$?
+    (cd "$T/in" && RUN=$T/run-pre TOOLS=$TOOLS sh -c "$1") > "$T/pre.out" 2> "$T/pre.err"
+    pre_rc=$?
+    [ -s "$T/plain.out" ] || { echo "no output from: $1"; cat "$T/plain.err"; return 1; }
     same "exit $plain_rc" "exit $pre_rc" &&
     cmp "$T/plain.out" "$T/pre.out" &&
     cmp "$T/plain.err" "$T/pre.err"
@@ -574,9 +855,10 @@ t_fortified() {
     done
 }
 
+# t_arch_warning SORT...: a sort program (the system's, or lsort).
 t_arch_warning() {
-    (cd "$T/in" && LC_ALL=C sort text) > "$T/w.plain" || return 1
-    (cd "$T/in" && LC_ALL=C MEMLANE_ARCH=nonesuch LD_PRELOAD=$PRELOAD sort text) \
+    (cd "$T/in" && LC_ALL=C "$@" text) > "$T/w.plain" || return 1
+    (cd "$T/in" && LC_ALL=C MEMLANE_ARCH=nonesuch LD_PRELOAD=$PRELOAD "$@" text) \
         > "$T/w.out" 2> "$T/w.err" || { cat "$T/w.err"; return 1; }
     cat "$T/w.err"
     same 1 "$(grep -c '^memlane: MEMLANE_ARCH="nonesuch"' "$T/w.err")" &&
@@ -584,34 +866,62 @@ t_arch_warning() {
     cmp "$T/w.plain" "$T/w.out"
 }
 
-echo "--- preload"
-check "calls before any constructor run (preinit) under the drop-in" t_early_calls
-if make_inputs; then
-    prog() { check "same output under LD_PRELOAD: $1" run_both "$1" "$2"; }
-    prog sort 'LC_ALL=C sort -k1,1n -k3 text | sha256sum'
-    prog "sort -u" 'LC_ALL=C sort -u -k2,2 -k4,4 text'
-    prog "gzip round trip" 'gzip -9 -n -c text > t.gz && gzip -dc t.gz | cmp - text &&
-        sha256sum t.gz && rm t.gz'
-    prog sha256sum 'sha256sum text sub/repetitive sub/hex'
-    prog grep 'grep -c beta text; grep -E "^9[0-9]{3} alpha .* Q$" text | head -50'
-    prog awk "awk '{ n[\$2]++; s += \$1 } END { for (k in n) print k, n[k]; print s }' text | sort"
-    prog python3 "python3 -c 'import hashlib, zlib
+echo "--- preload ($LIBC)"
+TOOLS=$T/tools
+printf '#!/bin/sh\nexec "$@"\n' > "$T/run-plain"
+printf '#!/bin/sh\nLD_PRELOAD="%s" exec "$@"\n' "$PRELOAD" > "$T/run-pre"
+chmod +x "$T/run-plain" "$T/run-pre"
+if ! make_tools || ! make_inputs; then
+    failed=$((failed + 1))
+    echo "FAIL could not build the tools or make the input files"
+else
+    case $LIBC in
+    glibc) check "calls before any constructor run (preinit) under the drop-in" t_early_calls ;;
+    musl)
+        skip "calls from .preinit_array: musl runs no .preinit_array (a preloaded library's constructor calls instead)"
+        check "calls before the drop-in's constructor (a library preloaded ahead of it)" t_early_calls_musl
+        ;;
+    *) skip "calls before any constructor: no way known for C library '$LIBC'" ;;
+    esac
+    check "tests/install/tools/ import the standard names" t_tools_import
+    check "tests/install/tools/ agree with sort and cmp, blocks with its known answer" t_tools_right
+    tool() { check "same output under LD_PRELOAD: $1 (tests/install/tools)" tool_both "$2"; }
+    tool lsort '"$RUN" "$TOOLS/lsort" text | sha256sum; "$RUN" "$TOOLS/lsort" -u -r sub/repetitive | head -3'
+    tool sumcmp '"$RUN" "$TOOLS/sumcmp" sum text text2 sub/hex blocky
+        "$RUN" "$TOOLS/sumcmp" cmp text text2; echo "rc $?"
+        "$RUN" "$TOOLS/sumcmp" cmp text sub/hex; echo "rc $?"'
+    tool blocks '"$RUN" "$TOOLS/blocks" 4096 blocky; "$RUN" "$TOOLS/blocks" 64 text
+        "$RUN" "$TOOLS/blocks" 3 sub/hex; "$RUN" "$TOOLS/blocks" 100000 sub/repetitive'
+    if [ "$LIBC" = glibc ]; then
+        prog() { check "same output under LD_PRELOAD: $1" run_both "$1" "$2"; }
+        prog sort 'LC_ALL=C sort -k1,1n -k3 text | sha256sum'
+        prog "sort -u" 'LC_ALL=C sort -u -k2,2 -k4,4 text'
+        prog "gzip round trip" 'gzip -9 -n -c text > t.gz && gzip -dc t.gz | cmp - text &&
+            sha256sum t.gz && rm t.gz'
+        prog sha256sum 'sha256sum text sub/repetitive sub/hex'
+        prog grep 'grep -c beta text; grep -E "^9[0-9]{3} alpha .* Q$" text | head -50'
+        prog awk "awk '{ n[\$2]++; s += \$1 } END { for (k in n) print k, n[k]; print s }' text | sort"
+        prog python3 "python3 -c 'import hashlib, zlib
 d = open(\"text\", \"rb\").read()
 lines = d.split(b\"\\n\")
 lines.sort()
 print(hashlib.sha256(b\"\\n\".join(lines)).hexdigest(), len(zlib.compress(d, 6)))
 print(sum(1 for a, b in zip(lines, lines[1:]) if a == b), bytes(64) == bytearray(64), d[:40] < d[40:80])'"
-    prog perl "perl -ne '\$c{(split)[3]}++; END { print \"\$_ \$c{\$_}\\n\" for sort keys %c }' text"
-    prog tar 'tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - text sub | sha256sum
-        tar --sort=name --mtime=@0 --owner=0 --group=0 -cf - sub | tar -tvf -'
-    prog "xz and bzip2" 'xz -c text | xz -dc | sha256sum; bzip2 -c sub/hex | bzip2 -dc | cmp - sub/hex && echo same'
-    prog "cmp and diff" 'cmp text text2; diff text text2; echo "rc $?"'
-    check "python3 binds memset and memcmp to the drop-in" t_bindings
-    check "a _FORTIFY_SOURCE program: __memset_chk, __explicit_bzero_chk" t_fortified
-    check "MEMLANE_ARCH=nonesuch under the drop-in: one warning, same output" t_arch_warning
-else
-    failed=$((failed + 1))
-    echo "FAIL could not make the input files"
+        prog perl "perl -ne '\$c{(split)[3]}++; END { print \"\$_ \$c{\$_}\\n\" for sort keys %c }' text"
+        prog tar 'tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - text sub | sha256sum
+            tar --sort=name --mtime=@0 --owner=0 --group=0 -cf - sub | tar -tvf -'
+        prog "xz and bzip2" 'xz -c text | xz -dc | sha256sum; bzip2 -c sub/hex | bzip2 -dc | cmp - sub/hex && echo same'
+        prog "cmp and diff" 'cmp text text2; diff text text2; echo "rc $?"'
+        check "python3 binds memset and memcmp to the drop-in" t_bindings
+        check "a _FORTIFY_SOURCE program: __memset_chk, __explicit_bzero_chk" t_fortified
+        check "MEMLANE_ARCH=nonesuch under the drop-in: one warning, same output" t_arch_warning sort
+    else
+        skip "the system's programs (sort, gzip, python3, ...) under the drop-in: they are glibc programs, which cannot load a $LIBC library"
+        skip "LD_DEBUG=bindings of python3: the system's python3 is a glibc program (the early test names each symbol's file by dladdr instead)"
+        skip "_FORTIFY_SOURCE: $LIBC has no __memset_chk or __explicit_bzero_chk to take over"
+        check "MEMLANE_ARCH=nonesuch under the drop-in: one warning, same output (lsort)" \
+            t_arch_warning "$TOOLS/lsort"
+    fi
 fi
 
 if [ "$skipped" -gt 0 ]; then

@@ -106,12 +106,38 @@ static void test_defaults(void)
     /* Zen 4 as measured: no rep stosb below the NT threshold, NT from half
      * the LLC, and rep stosb as the fallback there if NT is turned off. */
     c.is_intel = 0, c.is_amd = 1, c.erms = 1, c.fsrm = 1, c.fsrs = 0;
+    c.family = 0x19;
     c.llc_bytes = (size_t)32 << 20;
     ml_tunables_defaults(&c, &t);
     snprintf(buf, sizeof buf, "AMD ERMS FSRM 32M LLC: rep %zu nt %zu", t.rep_stosb, t.nt);
     check(t.nt == (size_t)16 << 20 && t.rep_stosb == t.nt, "defaults", buf);
 
+    /* An AMD L3 above 96 MiB is a sum over CCXs (a KVM guest on Zen 5
+     * reports 508 MiB): one 32 MiB CCX is assumed; 96 MiB (3D V-Cache)
+     * is taken as it is. */
+    c.llc_bytes = (size_t)508 << 20;
+    ml_tunables_defaults(&c, &t);
+    snprintf(buf, sizeof buf, "AMD 508M LLC: rep %zu nt %zu", t.rep_stosb, t.nt);
+    check(t.nt == (size_t)16 << 20 && t.rep_stosb == t.nt, "defaults", buf);
+    c.llc_bytes = (size_t)96 << 20;
+    ml_tunables_defaults(&c, &t);
+    snprintf(buf, sizeof buf, "AMD 96M LLC: nt %zu", t.nt);
+    check(t.nt == (size_t)48 << 20, "defaults", buf);
+
+    /* Zen 5 (family 26) as measured: rep stosb from 1 MiB, no NT stores. */
+    c.family = 0x1a;
+    c.llc_bytes = (size_t)508 << 20;
+    ml_tunables_defaults(&c, &t);
+    snprintf(buf, sizeof buf, "AMD family 26: rep %zu nt %zu", t.rep_stosb, t.nt);
+    check(t.rep_stosb == ((size_t)1 << 20) && t.nt == ML_THRESHOLD_OFF, "defaults", buf);
+    c.family = 0x19;
+
     c.is_intel = 1, c.is_amd = 0;
+    c.llc_bytes = (size_t)508 << 20;
+    ml_tunables_defaults(&c, &t);
+    snprintf(buf, sizeof buf, "Intel 508M LLC: nt %zu", t.nt);
+    check(t.nt == (size_t)254 << 20, "defaults", buf);
+    c.llc_bytes = (size_t)32 << 20;
     ml_tunables_defaults(&c, &t);
     snprintf(buf, sizeof buf, "Intel ERMS 32M LLC: rep %zu nt %zu", t.rep_stosb, t.nt);
     check(t.rep_stosb == 2048 && t.nt == (size_t)16 << 20, "defaults", buf);

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Recording (issue 18): libmemlane-trace.so, the drop-in that also counts
+# the sizes, alignments and first differences of the calls a program
+# makes (MEMLANE_TRACE=FILE; src/preload/trace.c), and its tests.  The
+# drop-in itself (mk/install.mk) has no recording code at all.
+#
+#   make trace   $(BUILD)/libmemlane-trace.so
+
+TRACE_SO   := $(BUILD)/libmemlane-trace.so
+TRACE_OBJS := $(BUILD)/obj/src/preload/preload-trace.o $(BUILD)/obj/src/preload/trace.o \
+              $(BUILD)/obj/src/preload/profile-write.o
+TRACE_HDRS := src/preload/trace.h include/memlane.h src/internal.h
+
+.PHONY: trace test-trace
+trace: $(TRACE_SO)
+all: $(TRACE_SO)
+
+# preload.c again, with the hooks in.
+$(BUILD)/obj/src/preload/preload-trace.o: src/preload/preload.c $(TRACE_HDRS) mk/trace.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) -DMEMLANE_TRACE -c $< -o $@
+$(BUILD)/obj/src/preload/trace.o $(BUILD)/obj/src/preload/profile-write.o: $(TRACE_HDRS)
+
+$(TRACE_SO): $(TRACE_OBJS) $(LIB_INTERNAL_A) src/preload/preload.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/preload/preload.map \
+	    -Wl,-z,noexecstack -Wl,--no-undefined \
+	    $(TRACE_OBJS) $(LIB_INTERNAL_A) -pthread -o $@
+
+# A program whose calls are known exactly (tests/trace/synthetic.c).
+TRACE_SYNTH := $(BUILD)/trace-synthetic
+$(TRACE_SYNTH): tests/trace/synthetic.c
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) $< -pthread -ldl -o $@
+
+test-trace: $(TRACE_SO) $(TRACE_SYNTH) $(PRELOAD_SO) $(BENCH_BIN)
+	TRACE_SO=$(TRACE_SO) PRELOAD_SO=$(PRELOAD_SO) SYNTH=$(TRACE_SYNTH) sh tests/trace/run.sh
+	TRACE_SO=$(TRACE_SO) SYNTH=$(TRACE_SYNTH) BENCH=$(BENCH_BIN) sh tests/trace/replay.sh
+
+test-extra:: test-trace
+
+# Installed beside the drop-in (memlane-bench --record looks for it there).
+.PHONY: install-trace
+INSTALL_FILES += $(LIBDIR)/libmemlane-trace.so
+install: install-trace
+install-trace: $(TRACE_SO)
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR)
+	$(INSTALL) -m 755 $(TRACE_SO) $(DESTDIR)$(LIBDIR)/
+test-install: $(TRACE_SO)
+
+# memlane-bench --workload reads profiles, and writes merged ones with the
+# recorder's own writer.
+BENCH_OBJS += $(BUILD)/obj/src/preload/profile-write.o
+$(BENCH_BIN): $(BUILD)/obj/src/preload/profile-write.o
+$(BUILD)/obj/bench/profile.o $(BUILD)/obj/bench/workload.o $(BUILD)/obj/bench/record.o: $(TRACE_HDRS)
