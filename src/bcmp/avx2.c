@@ -10,10 +10,8 @@
  *              iteration, p aligned, then the last one, two or four
  * Up to 128 bytes a group is tested by ANDing vpcmpeqb masks and one
  * vpmovmskb compared with all-ones (as glibc's __memcmp_avx2_movbe
- * does); above, XORs ORed and one vptest.  Measured on Zen 4 against
- * glibc 2.36's AVX2 code, equal inputs: the masks took 33-128 B from
- * 1.18-1.22x glibc's time to 1.00-1.11x, while the same change in the
- * loop made 512 B-1 KiB 1.15-1.22x (vptest: 0.99x), so each keeps its own.
+ * does); above, XORs ORed and one vptest: each measured the faster
+ * where it is used (docs/memcmp.md).
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
@@ -71,10 +69,9 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
         return upto32_in_bounds(p, q, n);
 #endif
     }
-    /* 33..64 apart from 65..128: four vectors at 33-64 B (one class
-     * 33..128, the middle two by cmov) cost 1.13x glibc's two on Zen 5;
-     * the branch between the classes costs random sizes less. */
-    if (n <= 64)
+    /* 33..64 apart from 65..128 (two loads, not four), expected, so that
+     * gcc lays it out straight from the entry's one taken branch. */
+    if (ML_LIKELY(n <= 64))
         return not_all(_mm256_and_si256(ml_eq32(p, q), ml_eq32(p + n - 32, q + n - 32)));
     if (n <= 128)
         return not_all(_mm256_and_si256(

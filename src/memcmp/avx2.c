@@ -62,6 +62,14 @@ static inline int cmp_pair(const unsigned char *p, const unsigned char *q, size_
     return ml_diff_at(p, q, o0 + ml_ctz64(m));
 }
 
+/* 33 <= n <= 64 where the head or the tail vector differs: the first
+ * difference.  Out of line, so that the equal path ends in its own ret. */
+static __attribute__((noinline, cold)) int
+diff_head_tail(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    return ml_diff_at(p, q, ml_ctz64(ml_ne32_head_tail(p, q, n)));
+}
+
 static inline int same128(const unsigned char *p, const unsigned char *q, size_t o)
 {
     __m256i all = _mm256_and_si256(
@@ -92,8 +100,15 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
 #endif
     }
-    if (n <= 64)
-        return cmp_pair(p, q, 0, n - 32);
+    /* 33..64: head and tail tested at once.  Expected, so that gcc lays
+     * the equal path out straight to its return: one taken branch (the
+     * size test at entry), as glibc's. */
+    if (ML_LIKELY(n <= 64)) {
+        __m256i e0 = ml_eq32(p, q), e1 = ml_eq32(p + n - 32, q + n - 32);
+        if (ML_UNLIKELY(ne_of(_mm256_and_si256(e0, e1)) != 0))
+            return diff_head_tail(p, q, n);
+        return 0;
+    }
     /* The first vectors one by one: inputs that differ early leave here
      * after reading little. */
     uint64_t m = ml_ne32(p, q);
@@ -107,9 +122,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
     /* 129 bytes on: the next three vectors as one group, then a loop on
      * p aligned to 32 bytes (no split loads on p; the step back to
      * alignment re-reads at most 31 bytes already found equal), no
-     * separate 129..256 class: on Zen 5 against glibc's AVX2 code the
-     * next vector alone and a pair (as at 65..128) cost 1.05-1.10x its
-     * time at 144-256 bytes, this 0.72-1.02x. */
+     * separate 129..256 class (docs/memcmp.md). */
     if (ML_UNLIKELY(ne_of(_mm256_and_si256(ml_eq32(p + 32, q + 32),
                                            _mm256_and_si256(ml_eq32(p + 64, q + 64),
                                                             ml_eq32(p + 96, q + 96))))))
