@@ -349,34 +349,28 @@ static inline uint64_t ml_ne64_masked(const unsigned char *p, const unsigned cha
                                    _mm512_maskz_loadu_epi8(k, q));
 }
 
-/* 32-byte vectors with EVEX encodings (AVX-512 VL), which can use
- * ymm16-31: masks from vptestmb, ORs from vpternlog. */
-static inline uint32_t ml_nz32k(__m256i v) { return _mm256_test_epi8_mask(v, v); }
+/* Whether the 128 bytes at o differ: two 64-byte vectors, their XORs
+ * ORed (vpternlog), one test. */
+static inline int ml_differ128(const unsigned char *p, const unsigned char *q, size_t o)
+{
+    return ml_nz64(_mm512_or_si512(ml_xor64(p + o, q + o),
+                                   ml_xor64(p + o + 64, q + o + 64))) != 0;
+}
 
+/* Whether the 256 bytes at o differ: four 64-byte vectors, one test. */
+static inline int ml_differ256(const unsigned char *p, const unsigned char *q, size_t o)
+{
+    return ml_nz64(_mm512_or_si512(
+               _mm512_or_si512(ml_xor64(p + o, q + o), ml_xor64(p + o + 64, q + o + 64)),
+               _mm512_or_si512(ml_xor64(p + o + 128, q + o + 128),
+                               ml_xor64(p + o + 192, q + o + 192)))) != 0;
+}
+
+/* 32-byte vectors with EVEX encodings (AVX-512 VL), which can use
+ * ymm16-31. */
 static inline uint32_t ml_ne32k(const unsigned char *p, const unsigned char *q)
 {
     return _mm256_cmpneq_epu8_mask(ml_ld32(p), ml_ld32(q));
-}
-
-static inline __m256i ml_or4_256(__m256i a, __m256i b, __m256i c, __m256i d)
-{
-    return _mm256_or_si256(_mm256_ternarylogic_epi64(a, b, c, 0xfe), d);
-}
-
-/* OR of the XORs of three 32-byte vectors at offsets o0..o2. */
-static inline __m256i ml_xor3_256(const unsigned char *p, const unsigned char *q,
-                                  size_t o0, size_t o1, size_t o2)
-{
-    return _mm256_ternarylogic_epi64(ml_xor32(p + o0, q + o0), ml_xor32(p + o1, q + o1),
-                                     ml_xor32(p + o2, q + o2), 0xfe);
-}
-
-/* OR of the XORs of four 32-byte vectors at offsets o0..o3. */
-static inline __m256i ml_xor4_256(const unsigned char *p, const unsigned char *q,
-                                  size_t o0, size_t o1, size_t o2, size_t o3)
-{
-    return ml_or4_256(ml_xor32(p + o0, q + o0), ml_xor32(p + o1, q + o1),
-                      ml_xor32(p + o2, q + o2), ml_xor32(p + o3, q + o3));
 }
 #endif
 
