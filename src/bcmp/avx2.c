@@ -74,9 +74,10 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
     if (ML_LIKELY(n <= 64))
         return not_all(_mm256_and_si256(ml_eq32(p, q), ml_eq32(p + n - 32, q + n - 32)));
     if (n <= 128)
-        return not_all(_mm256_and_si256(
-            _mm256_and_si256(ml_eq32(p, q), ml_eq32(p + 32, q + 32)),
-            _mm256_and_si256(ml_eq32(p + n - 64, q + n - 64), ml_eq32(p + n - 32, q + n - 32))));
+        return not_all(
+            _mm256_and_si256(_mm256_and_si256(ml_eq32(p, q), ml_eq32(p + 32, q + 32)),
+                             _mm256_and_si256(ml_eq32(p + n - 64, q + n - 64),
+                                              ml_eq32(p + n - 32, q + n - 32))));
     if (not_all(ml_eq32(p, q)))
         return 1;
     if (ml_any32(_mm256_or_si256(

@@ -123,9 +123,9 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
      * p aligned to 32 bytes (no split loads on p; the step back to
      * alignment re-reads at most 31 bytes already found equal), no
      * separate 129..256 class (docs/memcmp.md). */
-    if (ML_UNLIKELY(ne_of(_mm256_and_si256(ml_eq32(p + 32, q + 32),
-                                           _mm256_and_si256(ml_eq32(p + 64, q + 64),
-                                                            ml_eq32(p + 96, q + 96))))))
+    if (ML_UNLIKELY(ne_of(_mm256_and_si256(
+            ml_eq32(p + 32, q + 32),
+            _mm256_and_si256(ml_eq32(p + 64, q + 64), ml_eq32(p + 96, q + 96))))))
         return diff_in128(p, q, 0);
     size_t i = 128 - ((uintptr_t)p & 31);
     for (; i < n - 128; i += 128)

@@ -52,7 +52,8 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
         for (; i < n - 256; i += 256)
             if (ML_UNLIKELY(ml_differ256(p, q, i)))
                 return memcmp_locate256(p, q, i);
-        return ML_LIKELY(!ml_differ256(p, q, n - 256)) ? 0 : memcmp_locate256(p, q, n - 256);
+        return ML_LIKELY(!ml_differ256(p, q, n - 256)) ? 0
+                                                       : memcmp_locate256(p, q, n - 256);
     }
     do {
         if (ML_UNLIKELY(ml_differ128(p, q, i)))
