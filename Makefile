@@ -55,7 +55,8 @@ FLAGS_dispatch := -fno-stack-protector
 FLAGS_cpu      := -fno-stack-protector
 FLAGS_env      := -fno-stack-protector
 
-FUNCTIONS := memset memcmp bcmp timingsafe_bcmp timingsafe_memcmp
+# The functions, in src/functions.def's order.
+FUNCTIONS := $(shell sed -n 's/^ML_FUNCTION.\([a-z_0-9]*\), .*/\1/p' src/functions.def)
 LEVELS    := generic $(if $(IS_X86_64),sse2 avx2 avx512)
 LIB_SRCS  := src/cpu.c src/dispatch.c src/env.c src/warn.c src/version.c \
              $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS),$(wildcard src/$(f)/$(l).c)))
@@ -88,9 +89,12 @@ all: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(TEST_BIN)
 
 # A variant's level is the file name: src/<function>/<level>.c.
 level_of = $(basename $(notdir $(1)))
-$(BUILD)/obj/src/%.o: src/%.c $(wildcard src/*.h src/*/*.def src/*.def include/*.h) Makefile
+# Header dependencies: the compiler writes each object's .d file (-MMD),
+# with an empty rule per header (-MP) so that a removed header is no error.
+DEPFLAGS := -MMD -MP
+$(BUILD)/obj/src/%.o: src/%.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(FLAGS_$(call level_of,$<)) -c $< -o $@
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) $(FLAGS_$(call level_of,$<)) -c $< -o $@
 
 $(LIB_INTERNAL_A): $(LIB_OBJS)
 	@rm -f $@
@@ -122,9 +126,15 @@ $(BUILD)/libmemlane.so: $(BUILD)/libmemlane.so.$(SOVERSION)
 	ln -sf libmemlane.so.$(SOVERSION) $(BUILD)/$(SONAME)
 	ln -sf libmemlane.so.$(SOVERSION) $@
 
-TEST_SRCS := $(wildcard tests/*.c)
-$(TEST_BIN): $(TEST_SRCS) $(wildcard tests/*.h) $(LIB_INTERNAL_A)
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(TEST_SRCS) $(LIB_INTERNAL_A) -o $@
+# The suite: its runner and harness (tests/suite/), and a suite per
+# function or kind of function: memset, the comparisons (memcmp, bcmp,
+# timingsafe_bcmp, timingsafe_memcmp share one, with each function's
+# own expectations), the dispatch.
+TEST_SRCS := tests/suite/main.c tests/suite/harness.c tests/memset/suite.c \
+             tests/compare/suite.c tests/dispatch/suite.c
+TEST_CFLAGS := $(BASE_CFLAGS) -Itests/suite
+$(TEST_BIN): $(TEST_SRCS) tests/suite/harness.h $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(TEST_SRCS) $(LIB_INTERNAL_A) -o $@
 
 test: $(TEST_BIN)
 	sh tests/check-spdx.sh
@@ -144,3 +154,6 @@ version:
 # Each area of work (benchmark, checks, install, ...) keeps its targets in
 # its own mk/<area>.mk; they may use every variable above.
 -include $(sort $(wildcard mk/*.mk))
+
+# The header dependencies the compiler wrote (DEPFLAGS).
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

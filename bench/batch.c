@@ -5,15 +5,11 @@
  * Each implementation has its own 64-byte-aligned copy of the loop, so
  * every indirect call site sees one callee, and the calls run in
  * stretches by a function whose live values fit in callee-saved
- * registers (the callee is not reloaded from the stack each call).
- * Measured at 64 B memset, memlane-avx512 alone: 4.9 TSC cycles per call
- * with the former single shared loop, 4.3 with this one.
- *
- * What this does not remove: a variant measured after another
- * implementation in the same process reads 1-2 cycles slower at small
- * sizes (avx512 6.3 instead of 4.3), persistently; see --isolate and
- * docs/benchmarking.md, "Small sizes depend on the process state".  The
- * cause is not known.
+ * registers (the callee is not reloaded from the stack each call): a
+ * shared loop read slower at small sizes (docs/benchmarking.md, "How it
+ * measures").  What this does not remove, a variant reading slower after
+ * another implementation in the same process, is what --isolate is for
+ * (docs/benchmarking.md, "Small sizes depend on the process state").
  */
 #include "bench.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared declarations of memlane-bench: options, result tables, and the
- * measuring (run.c), reporting (report.c) and calibrating (calibrate.c)
+ * measuring (measure.c; tables.c the calls measured, platform.c the
+ * services), reporting (report.c) and calibrating (calibrate.c)
  * parts. */
 #ifndef MEMLANE_BENCH_H
 #define MEMLANE_BENCH_H
@@ -101,7 +102,7 @@ uint64_t batch_run(unsigned site, void *fn, int is_set, unsigned char *a_base,
                    unsigned char *b_base, const struct bench_call *call, size_t count,
                    unsigned long k, size_t *cursor, uintptr_t *acc);
 
-/* run.c */
+/* measure.c */
 /* The calls of a batch: call i is on a_base + call[i].off (and b_base +
  * call[i].off) with length call[i].len; a batch walks the list
  * cyclically.  cum[i] is the sum of the lengths of calls 0..i-1, so a
@@ -136,22 +137,28 @@ void undo_mismatches(void *arg);
 /* Differences in the `calls` calls from `first` on (the next sample's). */
 void place_mismatches(struct cmp_data *d, size_t first, size_t calls);
 
-/* Times every supported cell of a row (see run.c); `prepare` (may be
+/* Times every supported cell of a row (see measure.c); `prepare` (may be
  * NULL) runs before every sample with `arg`, a struct cmp_data. */
 void measure_row(struct result *r, unsigned row, struct call_list *cl,
                  size_t (*prepare)(void *, size_t, size_t), void *arg);
 
-uint64_t rnd64(void);
-void rnd_seed(uint64_t seed);
-void warm_up_cpu(double seconds);
-void measure_table1(struct result *r);
-void measure_table2(struct result *r);
-const char *dist_name(enum dist d);
 /* Calls a list of row `row` needs so that a pass over it takes the
  * fastest supported implementation about --batch (timed on cl). */
 size_t row_list_calls(struct result *r, unsigned row, const struct call_list *cl);
+
+/* tables.c */
+void measure_table1(struct result *r);
+void measure_table2(struct result *r);
+const char *dist_name(enum dist d);
 /* Entries [i, j) of call (and of want, unless NULL) in a random order. */
 void shuffle_calls(struct bench_call *call, uint32_t *want, size_t i, size_t j);
+
+/* platform.c */
+uint64_t rnd64(void);
+void rnd_seed(uint64_t seed);
+/* A number below n (0 if n is 0). */
+size_t rnd_below(size_t n);
+void warm_up_cpu(double seconds);
 /* Bytes the footprint names stand for (L1, L2, LLC, DRAM); 0 if unknown. */
 size_t footprint_bytes(const char *name);
 /* Size of the level-1 data, level-2 or level-3 cache; 0 if unknown. */
@@ -174,8 +181,12 @@ void format_size(char *buf, size_t len, size_t n);
 /* A memset threshold: its size as format_size writes it, or "off". */
 void format_threshold(char *buf, size_t len, size_t n);
 
-/* workload.c: --workload replays, --dump-sequence. */
-int run_workload(FILE *out, const char *path);
+/* workload.c: --workload replays, --dump-sequence.  workload_load reads
+ * the profile (exit status 2 when it is bad) before anything is
+ * measured or printed; run_workload replays it. */
+struct profile;
+struct profile *workload_load(const char *path);
+int run_workload(FILE *out, struct profile *p);
 int dump_sequence(FILE *out, const char *path, size_t count);
 /* Set once a replay added memset columns at threshold settings; then
  * every memset batch first sets memlane's tunables for its column. */

@@ -2,7 +2,7 @@
 /*
  * memlane-bench: compares memlane's variants with libc and the classic
  * alternatives on this CPU.  main.c parses the options and runs the
- * requested tables; run.c measures, report.c prints, calibrate.c finds
+ * requested tables; measure.c measures, report.c prints, calibrate.c finds
  * the memset thresholds.
  */
 #define _GNU_SOURCE
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "memlane.h"
+#include "tunables.h"
 
 #define MAX_SIZE ((size_t)1 << 30)
 #define MAX_SIZES 4096
@@ -148,49 +149,18 @@ static void bad(const char *fmt, ...)
     exit(2);
 }
 
-/* A size: digits with an optional K, M or G suffix (optionally + "B" or
- * "iB").  Returns 0 and sets *out, or -1. */
+/* A size in [s, end) (ml_parse_size_span's grammar: digits, an optional
+ * K, M or G, an optional "B" or "iB"), at most MAX_SIZE.  Returns 0 and
+ * sets *out, -1 for no size, -2 for one too large. */
 static int parse_size(const char *s, const char *end, size_t *out)
 {
-    if (s == end || *s < '0' || *s > '9')
-        return -1;
-    unsigned long long v = 0;
-    while (s < end && *s >= '0' && *s <= '9') {
-        v = v * 10 + (unsigned)(*s++ - '0');
-        if (v > MAX_SIZE)
-            return -2;
-    }
-    unsigned shift = 0;
-    if (s < end) {
-        switch (*s) {
-        case 'k':
-        case 'K':
-            shift = 10;
-            s++;
-            break;
-        case 'm':
-        case 'M':
-            shift = 20;
-            s++;
-            break;
-        case 'g':
-        case 'G':
-            shift = 30;
-            s++;
-            break;
-        default:
-            break;
-        }
-        if (shift && s < end && *s == 'i')
-            s++;
-        if (s < end && (*s == 'B' || *s == 'b'))
-            s++;
-    }
-    if (s != end)
-        return -1;
-    if (v > (MAX_SIZE >> shift))
+    size_t v;
+    int rc = ml_parse_size_span(s, end, &v);
+    if (rc)
+        return rc;
+    if (v > MAX_SIZE)
         return -2;
-    *out = (size_t)(v << shift);
+    *out = v;
     return 0;
 }
 
@@ -865,6 +835,7 @@ int main(int argc, char **argv)
         check_plot_dir(o->plot_dir);
     if (o->record)
         o->workload = record_command(argv + optind);
+    struct profile *workload = o->workload ? workload_load(o->workload) : NULL;
     if (!o->workload && !o->calibrate && !getenv("MEMLANE_BENCH_CALIBRATING")) {
         double est = estimate_seconds(o);
         char when[64];
@@ -909,7 +880,7 @@ int main(int argc, char **argv)
     if (o->calibrate)
         return calibrate();
     if (o->workload) {
-        int rc = run_workload(out, o->workload);
+        int rc = run_workload(out, workload);
         workload_chart();
         return rc;
     }

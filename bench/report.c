@@ -513,7 +513,7 @@ static void table2_block(FILE *out, const struct result *r, const struct cellsta
 }
 
 /* How many chunks of the samples counted at their sample's median rate
- * (bench/run.c: sample), if any. */
+ * (bench/measure.c: sample), if any. */
 static void clipped_note(FILE *out, const struct result *r)
 {
     unsigned long chunks = 0, clipped = 0;
@@ -569,7 +569,7 @@ static void gobench(FILE *out, const struct result *r)
 {
     const char *data = r->f->kind != ML_KIND_CMP || r->table == 3 ? ""
                        : r->data == DATA_MISMATCH                 ? "/data=mismatch"
-                                                  : "/data=equal";
+                                                                  : "/data=equal";
     for (unsigned row = 0; row < r->nrows; row++) {
         char key[112];
         size_t bytes = (size_t)op_bytes(r);

@@ -132,8 +132,12 @@ static void source_init(struct source *s, const struct profile *p, int tf)
     }
 }
 
-/* An offset in class j that is below n. */
-static uint32_t offset_in_class(unsigned j, uint64_t n)
+/* A first difference of a call of n bytes (size class k) in offset class
+ * j, below n, and in a sixteenth of n that the profile's diff-rel counts
+ * of class k give, drawn among those that overlap the offset class (the
+ * two are recorded apart: taken as independent). */
+static uint32_t offset_in_class(const struct ml_trace_data_counts *d, unsigned k,
+                                unsigned j, uint64_t n)
 {
     uint64_t lo, hi;
     profile_class_range(j, &lo, &hi);
@@ -141,7 +145,25 @@ static uint32_t offset_in_class(unsigned j, uint64_t n)
         hi = n - 1;
     if (lo > hi)
         lo = hi;
-    return (uint32_t)uniform(lo, hi);
+    /* Sixteenth s holds the offsets o with s*n <= 16*o < (s+1)*n. */
+    uint64_t from[ML_TRACE_REL], to[ML_TRACE_REL], w[ML_TRACE_REL], total = 0;
+    for (unsigned s = 0; s < ML_TRACE_REL; s++) {
+        from[s] = (s * n + ML_TRACE_REL - 1) / ML_TRACE_REL;
+        to[s] = ((s + 1) * n + ML_TRACE_REL - 1) / ML_TRACE_REL - 1;
+        if (from[s] < lo)
+            from[s] = lo;
+        if (to[s] > hi)
+            to[s] = hi;
+        w[s] = from[s] <= to[s] ? d->rel[k][s] : 0;
+        total += w[s];
+    }
+    if (!total)
+        return (uint32_t)uniform(lo, hi);
+    uint64_t r = rnd64() % total;
+    unsigned s = 0;
+    for (; r >= w[s]; s++)
+        r -= w[s];
+    return (uint32_t)uniform(from[s], to[s]);
 }
 
 static struct call draw_call(struct source *s)
@@ -174,7 +196,7 @@ static struct call draw_call(struct source *s)
     const struct table *t = &s->differ[k];
     size_t j = table_total(t) ? table_draw(t) : ML_TRACE_CLASSES;
     if (j < ML_TRACE_CLASSES) {
-        c.pos = offset_in_class((unsigned)j, n);
+        c.pos = offset_in_class(d, k, (unsigned)j, n);
         return c;
     }
     /* Not sampled: somewhere from ML_TRACE_SCAN on, where the sampled
@@ -191,7 +213,7 @@ static struct call draw_call(struct source *s)
     unsigned x = from;
     for (; r >= d->at[k][x]; x++)
         r -= d->at[k][x];
-    c.pos = offset_in_class(x, n);
+    c.pos = offset_in_class(d, k, x, n);
     if (c.pos < ML_TRACE_SCAN && ML_TRACE_SCAN < n)
         c.pos = ML_TRACE_SCAN;
     return c;
@@ -759,9 +781,13 @@ static const int *llvm_funcs(void)
     return v;
 }
 
-int run_workload(FILE *out, const char *path)
+struct profile *workload_load(const char *path)
 {
-    struct profile *p = profile_load(path, llvm_funcs());
+    return profile_load(path, llvm_funcs());
+}
+
+int run_workload(FILE *out, struct profile *p)
+{
     uint64_t total = 0;
     for (int f = 0; f < MLT_COUNT; f++)
         total += fn_selected(f) ? p->calls[f] : 0;
@@ -808,7 +834,7 @@ int run_workload(FILE *out, const char *path)
 
 int dump_sequence(FILE *out, const char *path, size_t count)
 {
-    struct profile *p = profile_load(path, llvm_funcs());
+    struct profile *p = workload_load(path);
     fprintf(out,
             "# memlane-bench --dump-sequence: %s, seed %llu, the first %zu calls of each "
             "function's replay list\n",

@@ -29,7 +29,7 @@ BENCH_CFLAGS := $(BASE_CFLAGS) $(LIB_NOLIBCALL) $(BENCH_DEFS) $(BENCH_PEER_CFLAG
 BENCH_NOVEC := $(if $(filter 1,$(IS_CLANG)),-fno-vectorize -fno-slp-vectorize,-fno-tree-vectorize -fno-tree-slp-vectorize)
 
 # The timed loops start on a 64-byte line: a loop that straddles two
-# lines has run at half speed on Zen 4 (see bench/batch.c).
+# lines can run much slower (docs/benchmarking.md, "How it measures").
 BENCH_LOOP_ALIGN := -falign-loops=64
 
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -52,16 +52,16 @@ GNUPLOT    ?= gnuplot
 
 all: $(BENCH_BIN)
 
-$(BUILD)/obj/bench/%.o: bench/%.c $(wildcard bench/*.h) $(wildcard src/*.h src/*.def src/*/*.def include/*.h) mk/bench.mk
+$(BUILD)/obj/bench/%.o: bench/%.c mk/bench.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(BENCH_CFLAGS) $(if $(filter ctref,$(basename $(notdir $<))),$(BENCH_NOVEC)) \
+	$(CC) $(CFLAGS) $(BENCH_CFLAGS) $(DEPFLAGS) $(if $(filter ctref,$(basename $(notdir $<))),$(BENCH_NOVEC)) \
 	    $(if $(filter batch,$(basename $(notdir $<))),$(BENCH_LOOP_ALIGN)) -c $< -o $@
 
 # A page-aligned anchor, then the whole library, then the rest: memlane's
 # code then sits at the same offsets within pages and cache lines
 # whatever the size of the tool's own code, so editing the tool does not
-# move a variant's loops across a 64-byte line (that has halved a loop's
-# speed on Zen 4).  See bench/anchor.c.
+# move a variant's loops across a 64-byte line (docs/benchmarking.md,
+# "How it measures").  See bench/anchor.c.
 BENCH_ANCHOR := $(BUILD)/obj/bench/anchor.o
 $(BENCH_BIN): $(BENCH_OBJS) $(LIB_INTERNAL_A)
 	$(CC) $(CFLAGS) $(BENCH_ANCHOR) -Wl,--whole-archive $(LIB_INTERNAL_A) -Wl,--no-whole-archive \

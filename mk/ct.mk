@@ -34,16 +34,15 @@ $(CT_TS_OBJS): mk/ct.mk
 CT_DIR      := $(BUILD)/ct
 CT_CFLAGS    = $(CFLAGS) $(BASE_CFLAGS) -Itests/ct
 CT_COMMON   := $(CT_DIR)/common.o $(CT_DIR)/leaky.o
-CT_HEADERS  := tests/ct/ct.h src/internal.h $(wildcard src/*.def src/*/*.def)
 VALGRIND    ?= valgrind
 CT_DUDECT_ARGS := $(if $(CT_LONG),--long,$(CT_DUDECT_N))
 
 .PRECIOUS: $(CT_DIR)/%.o
 .PHONY: check-ct check-ct-insn check-ct-trace check-ct-trace-quick check-ct-taint check-ct-dudect
 
-$(CT_DIR)/%.o: tests/ct/%.c $(CT_HEADERS)
+$(CT_DIR)/%.o: tests/ct/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CT_CFLAGS) -c $< -o $@
+	$(CC) $(CT_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(CT_DIR)/ct-%: $(CT_DIR)/%.o $(CT_COMMON) $(LIB_INTERNAL_A)
 	$(CC) $(CFLAGS) $^ -lm -o $@

@@ -4,7 +4,7 @@
 # rebuilt with every function stack-protected (as hardened distribution
 # builds do; the canary lives in TLS) and the MEMLANE_ARCH tests run in
 # static and static-pie executables: every public symbol must be bound to
-# the variant memlane_active names (tests/test_arch.c).
+# the variant memlane_active names (tests/dispatch/suite.c).
 DISPATCH_SSP_BUILD := $(BUILD)/ssp
 DISPATCH_STATIC := $(BUILD)/memlane-test-static $(BUILD)/memlane-test-static-pie
 
@@ -27,9 +27,9 @@ static_pie_link = -static-pie $(1)
 endif
 
 $(BUILD)/memlane-test-static: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) -static $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a -o $@
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) -static $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a -o $@
 $(BUILD)/memlane-test-static-pie: $(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) \
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) \
 	    $(call static_pie_link,$(TEST_SRCS) $(DISPATCH_SSP_BUILD)/libmemlane-internal.a) -o $@
 
 # Each is what its name says (no program interpreter; the static-pie one

@@ -4,10 +4,17 @@
 #
 #   make test-readme   README's commands in a copy of the tree, install staged
 #                      (tests/readme/run.sh; part of make test)
+#   make check-docs    every link of the Markdown files, every docs/<name>.md
+#                      named anywhere, SECURITY.md's version (tests/check-docs.sh;
+#                      part of make test)
 #   make same-level    memlane's avx2/sse2 variants against glibc's code of the
 #                      same level (bench/same-level.sh), output in $(BUILD)/same-level;
 #                      SAME_LEVEL_ARGS="--cpu=1" adds memlane-bench options
-.PHONY: test-readme same-level
+.PHONY: test-readme same-level check-docs
+
+check-docs:
+	sh tests/check-docs.sh
+test-extra:: check-docs
 
 test-readme:
 	BUILD="$(BUILD)" CC="$(CC)" sh tests/readme/run.sh

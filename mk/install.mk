@@ -49,9 +49,9 @@ all: $(PRELOAD_SO)
 # preprocessor with the library's flags, one "function variant level" line
 # per variant.
 MAN3_PAGES := $(sort $(wildcard man/memlane_*.3))
-$(BUILD)/man/variants.txt: src/variants.def $(wildcard src/*/variants.def)
+$(BUILD)/man/variants.txt: src/functions.def $(wildcard src/*/variants.def)
 	@mkdir -p $(dir $@)
-	printf '#define ML_VARIANT(f, v, l) ml_row f v l\n#include "variants.def"\n' \
+	printf '#define ML_VARIANT(f, v, l) ml_row f v l\n#include "functions.def"\n' \
 	    | $(CC) $(CFLAGS) $(LIB_CFLAGS) -E -P -x c - \
 	    | awk '$$1 == "ml_row" { print $$2, $$3, $$4 }' > $@.tmp
 	mv $@.tmp $@
@@ -97,7 +97,8 @@ INSTALL_FILES = $(INCLUDEDIR)/memlane.h \
     $(addprefix $(CMAKEDIR)/,$(CMAKE_FILES)) \
     $(MANDIR)/man7/memlane.7 \
     $(addprefix $(MANDIR)/man3/,$(notdir $(MAN3_PAGES))) \
-    $(if $(INSTALL_BENCH),$(BINDIR)/memlane-bench $(DATADIR)/memlane/memlane-bench.gp)
+    $(if $(INSTALL_BENCH),$(BINDIR)/memlane-bench $(DATADIR)/memlane/memlane-bench.gp \
+        $(MANDIR)/man1/memlane-bench.1)
 
 install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
          $(BUILD)/man/memlane.7 $(INSTALL_BENCH) memlane.pc.in \
@@ -111,7 +112,7 @@ install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
 	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man3 \
 	    $(DESTDIR)$(MANDIR)/man7 \
-	    $(if $(INSTALL_BENCH),$(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/memlane)
+	    $(if $(INSTALL_BENCH),$(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/memlane $(DESTDIR)$(MANDIR)/man1)
 	$(INSTALL) -m 644 include/memlane.h $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 644 $(BUILD)/libmemlane.a $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 755 $(BUILD)/libmemlane.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/
@@ -124,6 +125,7 @@ install: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(PRELOAD_SO) \
 	$(INSTALL) -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
 	$(if $(INSTALL_BENCH),$(INSTALL) -m 755 $(INSTALL_BENCH) $(DESTDIR)$(BINDIR)/)
 	$(if $(INSTALL_BENCH),$(INSTALL) -m 644 bench/plot.gp $(DESTDIR)$(DATADIR)/memlane/memlane-bench.gp)
+	$(if $(INSTALL_BENCH),$(INSTALL) -m 644 man/memlane-bench.1 $(DESTDIR)$(MANDIR)/man1/)
 
 # Files only: the directories are shared with other packages (as with
 # automake's uninstall), except memlane's own folders.

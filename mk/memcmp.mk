@@ -13,10 +13,10 @@ endif
 $(BUILD)/obj/src/memcmp/avx512.o $(BUILD)/obj/src/bcmp/avx512.o: mk/memcmp.mk
 
 # Lane positions beyond 256 bytes for every comparison variant
-# (tests/memcmp/lanes.c), a separate binary run by `make test`.
+# (tests/compare/lanes.c), a separate binary run by `make test`.
 LANES_BIN := $(BUILD)/memlane-test-lanes
-$(LANES_BIN): tests/memcmp/lanes.c tests/harness.c $(wildcard tests/*.h) $(LIB_INTERNAL_A)
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Itests tests/memcmp/lanes.c tests/harness.c $(LIB_INTERNAL_A) -o $@
+$(LANES_BIN): tests/compare/lanes.c tests/suite/harness.c tests/suite/harness.h $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) tests/compare/lanes.c tests/suite/harness.c $(LIB_INTERNAL_A) -o $@
 
 test-extra:: $(LANES_BIN)
 	$(LANES_BIN)

@@ -31,45 +31,30 @@
 #endif
 #endif
 
-/* ---- the variant tables, from the per-function variants.def files ---- */
+/* ---- the function table (functions.def) ---- */
 
-#define ML_FIELD_memset set
-#define ML_FIELD_memcmp cmp
-#define ML_FIELD_bcmp cmp
-#define ML_FIELD_timingsafe_bcmp cmp
-#define ML_FIELD_timingsafe_memcmp cmp
+/* Each function's variants: the array memlane_<name>_variants. */
+#define ML_FUNCTION(name, kind) static const struct ml_variant name##_variants[] = {
 #define ML_VARIANT(function, variant, lvl) \
-    {#variant, lvl, {.ML_FIELD_##function = memlane_##function##_##variant}},
-
-static const struct ml_variant memset_variants[] = {
-#include "memset/variants.def"
-};
-static const struct ml_variant memcmp_variants[] = {
-#include "memcmp/variants.def"
-};
-static const struct ml_variant bcmp_variants[] = {
-#include "bcmp/variants.def"
-};
-static const struct ml_variant timingsafe_bcmp_variants[] = {
-#include "timingsafe_bcmp/variants.def"
-};
-static const struct ml_variant timingsafe_memcmp_variants[] = {
-#include "timingsafe_memcmp/variants.def"
-};
-#undef ML_VARIANT
+    {#variant, lvl, {.any = (void (*)(void))memlane_##function##_##variant}},
+#define ML_FUNCTION_END(name) \
+    } \
+    ;
+#include "functions.def"
 
 #define ML_COUNT(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
 
-enum { F_MEMSET, F_MEMCMP, F_BCMP, F_TS_BCMP, F_TS_MEMCMP, F_COUNT };
+/* F_<name>: the function's index in functions[]. */
+enum {
+#define ML_FUNCTION(name, kind) F_##name,
+#include "functions.def"
+    F_COUNT
+};
 
 static const struct ml_function functions[F_COUNT] = {
-    [F_MEMSET] = {"memset", ML_KIND_SET, memset_variants, ML_COUNT(memset_variants)},
-    [F_MEMCMP] = {"memcmp", ML_KIND_CMP, memcmp_variants, ML_COUNT(memcmp_variants)},
-    [F_BCMP] = {"bcmp", ML_KIND_CMP, bcmp_variants, ML_COUNT(bcmp_variants)},
-    [F_TS_BCMP] = {"timingsafe_bcmp", ML_KIND_CMP, timingsafe_bcmp_variants,
-                   ML_COUNT(timingsafe_bcmp_variants)},
-    [F_TS_MEMCMP] = {"timingsafe_memcmp", ML_KIND_CMP, timingsafe_memcmp_variants,
-                     ML_COUNT(timingsafe_memcmp_variants)},
+#define ML_FUNCTION(name, kind) \
+    [F_##name] = {#name, ML_KIND_##kind, name##_variants, ML_COUNT(name##_variants)},
+#include "functions.def"
 };
 
 static const char *const level_names[ML_NLEVELS] = {
@@ -127,17 +112,12 @@ int ml_level_from_name(const char *name)
 
 /* ---- selection ---- */
 
-static void *memset_first(void *dst, int c, size_t n);
-static int memcmp_first(const void *a, const void *b, size_t n);
-static int bcmp_first(const void *a, const void *b, size_t n);
-static int ts_bcmp_first(const void *a, const void *b, size_t n);
-static int ts_memcmp_first(const void *a, const void *b, size_t n);
-
-static ml_set_fn memset_ptr = memset_first;
-static ml_cmp_fn memcmp_ptr = memcmp_first;
-static ml_cmp_fn bcmp_ptr = bcmp_first;
-static ml_cmp_fn ts_bcmp_ptr = ts_bcmp_first;
-static ml_cmp_fn ts_memcmp_ptr = ts_memcmp_first;
+/* The pointer each entry point jumps through: <name>_ptr, at first the
+ * trampoline <name>_first (below). */
+#define ML_FUNCTION(name, kind) \
+    static ML_RET_##kind name##_first ML_PARAMS_##kind; \
+    static ML_TYPE_##kind name##_ptr = name##_first;
+#include "functions.def"
 
 /* Index into each function's variant table of the variant in use. */
 static unsigned char selected[F_COUNT];
@@ -173,8 +153,8 @@ static void ml_warn_flush(void)
  * compile in-bounds code into every variant (ML_READ_AROUND).
  */
 static const unsigned reads_around[F_COUNT] = {
-    [F_MEMCMP] = 1u << ML_SSE2 | 1u << ML_AVX2,
-    [F_BCMP] = 1u << ML_SSE2 | 1u << ML_AVX2,
+    [F_memcmp] = 1u << ML_SSE2 | 1u << ML_AVX2,
+    [F_bcmp] = 1u << ML_SSE2 | 1u << ML_AVX2,
 };
 
 /* Whether this process runs under valgrind: its client request where
@@ -241,18 +221,12 @@ static void ml_select(const char *by)
     int in_bounds = ml_under_valgrind(env);
     for (unsigned i = 0; i < F_COUNT; i++)
         selected[i] = (unsigned char)pick(i, cap, in_bounds);
-    __atomic_store_n(&memset_ptr, functions[F_MEMSET].variants[selected[F_MEMSET]].fn.set,
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&memcmp_ptr, functions[F_MEMCMP].variants[selected[F_MEMCMP]].fn.cmp,
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&bcmp_ptr, functions[F_BCMP].variants[selected[F_BCMP]].fn.cmp,
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&ts_bcmp_ptr,
-                     functions[F_TS_BCMP].variants[selected[F_TS_BCMP]].fn.cmp,
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&ts_memcmp_ptr,
-                     functions[F_TS_MEMCMP].variants[selected[F_TS_MEMCMP]].fn.cmp,
-                     __ATOMIC_RELAXED);
+#define ML_FUNCTION(name, kind) \
+    __atomic_store_n( \
+        &name##_ptr, \
+        (ML_TYPE_##kind)functions[F_##name].variants[selected[F_##name]].fn.any, \
+        __ATOMIC_RELAXED);
+#include "functions.def"
 
     /* Only the thread that publishes the level says what selected and
      * queues the warning. */
@@ -279,21 +253,14 @@ __attribute__((constructor)) static void ml_init(void)
 }
 
 /* Trampolines: the first call through an entry point selects. */
-#define ML_FIRST(ret, name, ptr, params, args) \
-    static ret name params \
+#define ML_FUNCTION(name, kind) \
+    static ML_RET_##kind name##_first ML_PARAMS_##kind \
     { \
         ml_select("first call"); \
         ml_warn_flush(); \
-        return ptr args; \
+        return name##_ptr ML_ARGS_##kind; \
     }
-ML_FIRST(void *, memset_first, memset_ptr, (void *dst, int c, size_t n), (dst, c, n))
-ML_FIRST(int, memcmp_first, memcmp_ptr, (const void *a, const void *b, size_t n),
-         (a, b, n))
-ML_FIRST(int, bcmp_first, bcmp_ptr, (const void *a, const void *b, size_t n), (a, b, n))
-ML_FIRST(int, ts_bcmp_first, ts_bcmp_ptr, (const void *a, const void *b, size_t n),
-         (a, b, n))
-ML_FIRST(int, ts_memcmp_first, ts_memcmp_ptr, (const void *a, const void *b, size_t n),
-         (a, b, n))
+#include "functions.def"
 
 enum ml_level ml_selected_level(void)
 {
@@ -318,26 +285,12 @@ enum ml_level ml_selected_level(void)
 #define ML_API __attribute__((__visibility__("default")))
 #define ML_LOAD(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)
 
-static void *memset_indirect(void *dst, int c, size_t n)
-{
-    return ML_LOAD(memset_ptr)(dst, c, n);
-}
-static int memcmp_indirect(const void *a, const void *b, size_t n)
-{
-    return ML_LOAD(memcmp_ptr)(a, b, n);
-}
-static int bcmp_indirect(const void *a, const void *b, size_t n)
-{
-    return ML_LOAD(bcmp_ptr)(a, b, n);
-}
-static int ts_bcmp_indirect(const void *a, const void *b, size_t n)
-{
-    return ML_LOAD(ts_bcmp_ptr)(a, b, n);
-}
-static int ts_memcmp_indirect(const void *a, const void *b, size_t n)
-{
-    return ML_LOAD(ts_memcmp_ptr)(a, b, n);
-}
+#define ML_FUNCTION(name, kind) \
+    static ML_RET_##kind name##_indirect ML_PARAMS_##kind \
+    { \
+        return ML_LOAD(name##_ptr) ML_ARGS_##kind; \
+    }
+#include "functions.def"
 
 /* What each resolver returned (NULL: none ran), for the tests. */
 static void *resolved[F_COUNT];
@@ -352,52 +305,23 @@ static int ml_select_final(void)
     return !__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED);
 }
 
-#define ML_RESOLVER(type, name, index, ptr, indirect) \
-    __attribute__((used)) static type name(void) \
+#define ML_FUNCTION(name, kind) \
+    __attribute__((used)) static ML_TYPE_##kind ml_resolve_##name(void) \
     { \
-        type fn = ml_select_final() ? ML_LOAD(ptr) : (indirect); \
-        resolved[index] = (void *)fn; \
+        ML_TYPE_##kind fn = ml_select_final() ? ML_LOAD(name##_ptr) : name##_indirect; \
+        resolved[F_##name] = (void *)fn; \
         return fn; \
-    }
-ML_RESOLVER(ml_set_fn, ml_resolve_memset, F_MEMSET, memset_ptr, memset_indirect)
-ML_RESOLVER(ml_cmp_fn, ml_resolve_memcmp, F_MEMCMP, memcmp_ptr, memcmp_indirect)
-ML_RESOLVER(ml_cmp_fn, ml_resolve_bcmp, F_BCMP, bcmp_ptr, bcmp_indirect)
-ML_RESOLVER(ml_cmp_fn, ml_resolve_timingsafe_bcmp, F_TS_BCMP, ts_bcmp_ptr,
-            ts_bcmp_indirect)
-ML_RESOLVER(ml_cmp_fn, ml_resolve_timingsafe_memcmp, F_TS_MEMCMP, ts_memcmp_ptr,
-            ts_memcmp_indirect)
-
-ML_API void *memlane_memset(void *dst, int c, size_t n)
-    __attribute__((ifunc("ml_resolve_memset")));
-ML_API int memlane_memcmp(const void *a, const void *b, size_t n)
-    __attribute__((ifunc("ml_resolve_memcmp")));
-ML_API int memlane_bcmp(const void *a, const void *b, size_t n)
-    __attribute__((ifunc("ml_resolve_bcmp")));
-ML_API int memlane_timingsafe_bcmp(const void *a, const void *b, size_t n)
-    __attribute__((ifunc("ml_resolve_timingsafe_bcmp")));
-ML_API int memlane_timingsafe_memcmp(const void *a, const void *b, size_t n)
-    __attribute__((ifunc("ml_resolve_timingsafe_memcmp")));
+    } \
+    ML_API ML_RET_##kind memlane_##name ML_PARAMS_##kind \
+        __attribute__((ifunc("ml_resolve_" #name)));
+#include "functions.def"
 #else
-ML_API void *memlane_memset(void *dst, int c, size_t n)
-{
-    return memset_indirect(dst, c, n);
-}
-ML_API int memlane_memcmp(const void *a, const void *b, size_t n)
-{
-    return memcmp_indirect(a, b, n);
-}
-ML_API int memlane_bcmp(const void *a, const void *b, size_t n)
-{
-    return bcmp_indirect(a, b, n);
-}
-ML_API int memlane_timingsafe_bcmp(const void *a, const void *b, size_t n)
-{
-    return ts_bcmp_indirect(a, b, n);
-}
-ML_API int memlane_timingsafe_memcmp(const void *a, const void *b, size_t n)
-{
-    return ts_memcmp_indirect(a, b, n);
-}
+#define ML_FUNCTION(name, kind) \
+    ML_API ML_RET_##kind memlane_##name ML_PARAMS_##kind \
+    { \
+        return name##_indirect ML_ARGS_##kind; \
+    }
+#include "functions.def"
 #endif
 
 void *ml_dispatch_resolved(const char *function)

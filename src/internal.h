@@ -10,6 +10,8 @@
 #include <limits.h> /* on glibc, defines __GLIBC__ (features.h) */
 #include <stddef.h>
 
+#include "memlane.h"
+
 /* Symbols of the library that are not public API. */
 #define ML_HIDDEN __attribute__((__visibility__("hidden")))
 
@@ -25,6 +27,17 @@ enum ml_level {
 typedef void *(*ml_set_fn)(void *dst, int c, size_t n);
 typedef int (*ml_cmp_fn)(const void *a, const void *b, size_t n);
 
+/* Each kind of function in functions.def: its pointer type, return type,
+ * parameters and the arguments that forward them. */
+#define ML_TYPE_SET ml_set_fn
+#define ML_RET_SET void *
+#define ML_PARAMS_SET (void *dst, int c, size_t n)
+#define ML_ARGS_SET (dst, c, n)
+#define ML_TYPE_CMP ml_cmp_fn
+#define ML_RET_CMP int
+#define ML_PARAMS_CMP (const void *a, const void *b, size_t n)
+#define ML_ARGS_CMP (a, b, n)
+
 enum ml_kind { ML_KIND_SET, ML_KIND_CMP };
 
 struct ml_variant {
@@ -33,6 +46,7 @@ struct ml_variant {
     union {
         ml_set_fn set;
         ml_cmp_fn cmp;
+        void (*any)(void); /* as the function table initialises it */
     } fn;
 };
 
@@ -105,17 +119,10 @@ ML_HIDDEN const char *ml_dispatch_selected_by(void);
 #define ML_IFUNC 0
 #endif
 
-/* Declarations of every variant: memlane_<function>_<variant>.  The
- * PROTO macros expand to declarators, which cannot be parenthesised. */
+/* Declarations of every variant, memlane_<function>_<variant>, with the
+ * type of the public memlane_<function>. */
 #define ML_VARIANT(function, variant, level) \
-    ML_HIDDEN ML_VARIANT_PROTO_##function(memlane_##function##_##variant);
-// NOLINTNEXTLINE(bugprone-macro-parentheses)
-#define ML_VARIANT_PROTO_memset(f) void *f(void *, int, size_t)
-#define ML_VARIANT_PROTO_memcmp(f) int f(const void *, const void *, size_t)
-#define ML_VARIANT_PROTO_bcmp ML_VARIANT_PROTO_memcmp
-#define ML_VARIANT_PROTO_timingsafe_bcmp ML_VARIANT_PROTO_memcmp
-#define ML_VARIANT_PROTO_timingsafe_memcmp ML_VARIANT_PROTO_memcmp
-#include "variants.def"
-#undef ML_VARIANT
+    ML_HIDDEN __typeof__(memlane_##function) memlane_##function##_##variant;
+#include "functions.def"
 
 #endif /* MEMLANE_INTERNAL_H */

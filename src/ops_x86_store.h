@@ -58,8 +58,7 @@
  *   16 .. 64   4 xmm at d, d+min(16,n-16), d+min(32,n-16), d+n-16
  *   4 .. 15    4 dwords at d, d+min(4,n-4), d+min(8,n-4), d+n-4
  *   1 .. 3     bytes at d, d+n/2, d+n-1
- * Measured on Zen 4 against the compare ladder it replaced: fixed sizes
- * 0.85-1.13x glibc became >= 1.12x; Short 0.35 -> 0.44, Mid 0.68 -> 0.75.
+ * (measured against the ladder: docs/memset.md, "The store sequences").
  */
 static inline __attribute__((always_inline)) void ml_set_upto64_sse(unsigned char *d,
                                                                     size_t n, __m128i x)
@@ -126,9 +125,9 @@ MLS_INLINE void mls_head_tail2(unsigned char *d, size_t n, MLS_VEC v)
  * n > 4W, as one sequence with one branch that adds the middle stores.
  * The two size classes share their first and last stores in code: given
  * them as two blocks, clang 14 merged their common tail behind an extra
- * jump and kept a stack frame (10-18 % slower than gcc's code at
- * 129-512 B on Zen 4).  The stores stay in ascending order (measured: 5 %
- * faster at 257-400 B than the tail pair first). */
+ * jump and kept a stack frame.  The stores stay in ascending order, which
+ * was faster than the tail pair first (docs/memset.md, "avx512, 129-512
+ * bytes and Uniform512"). */
 MLS_INLINE void mls_head_tail2_or4(unsigned char *d, size_t n, MLS_VEC v)
 {
     unsigned char *e = d + n;
@@ -201,13 +200,9 @@ MLS_INLINE void mls_loop4_from4w(unsigned char *d, unsigned char *last, MLS_VEC 
  * vectors at d, aligned vectors 4 per iteration from the vector boundary
  * at or below d+4W while they start below e-4W, then 4 unaligned vectors
  * ending at e, overlapping what the loop stored.  The loop runs at least
- * once, so its test is one pointer compare at the bottom.  For random
- * sizes the 0-3 extra stores of mls_loop_and_tail cost up to three
- * unpredictable branches; against one unaligned head vector and the loop
- * from d+W (measured on Zen 4 against glibc's AVX2 code, memset-ab):
- * 257-512 B uniform 0.90 -> 0.97x glibc's speed, fixed 300-1024 B
- * 0.87-0.97 (1.20 at 400) -> 1.00.  n > 8W, so every store lies in
- * [d, e). */
+ * once, so its test is one pointer compare at the bottom: no branch on the
+ * remainder, which random sizes mispredict (docs/memset.md, "The store
+ * sequences").  n > 8W, so every store lies in [d, e). */
 MLS_INLINE void mls_head4_loop_tail4(unsigned char *d, size_t n, MLS_VEC v)
 {
     unsigned char *e = d + n;
@@ -228,10 +223,9 @@ MLS_INLINE void mls_head4_loop_tail4(unsigned char *d, size_t n, MLS_VEC v)
  * vectors 4 per iteration from the vector boundary at or below d+4W while
  * they start below e-4W, and 4 unaligned vectors ending at e.  The stores
  * at d come first so that each size class falls through to its own
- * return (measured on Zen 5 against glibc's AVX2 code, memset-ab: fixed
- * 65-128 B 1.13x -> 1.00x glibc's time, 272-1024 B 1.03-1.18x -> 1.00x,
- * against the separate classes of mls_head_tail2, mls_head_tail2_or4 and
- * mls_head4_loop_tail4 behind their own branches). */
+ * return, rather than reaching mls_head_tail2, mls_head_tail2_or4 and
+ * mls_head4_loop_tail4 behind branches of their own (docs/memset.md, "The
+ * store sequences"). */
 MLS_INLINE void mls_above2w(unsigned char *d, size_t n, MLS_VEC v)
 {
     unsigned char *e = d + n;
@@ -281,15 +275,13 @@ MLS_INLINE void mls_loop_nt(unsigned char *d, size_t n, MLS_VEC v)
  * d + mls_masked_upto128_second(n): for n > 64 the last 64 bytes, all of
  * them (overlapping the first store), else d again with the same mask.
  * Masked-off bytes are never written and never fault, but a store whose
- * 64 bytes cross into another page costs ~25 TSC cycles on Zen 4 even
- * with an empty mask (a page-split store, and a fault-suppression assist
- * if that page is not writable), so callers check that the stores'
- * footprint, [d, d + second + 64) = [d, max(d + 64, d + n)), stays in one
- * page, and take mls_masked_lines_upto128 when it does not.  The
- * footprint is glibc's (one masked store below 64 bytes, head and tail
- * above); a second store always at d + 64 made the check cover 128 bytes
- * (measured: Short 1.04 -> 1.06x glibc, Mid 1.52 -> 1.55x, and d 65-128
- * bytes before a page end no longer takes the slower aligned-lines path).
+ * 64 bytes cross into another page is slow even with an empty mask (a
+ * page-split store, and a fault-suppression assist if that page is not
+ * writable), so callers check that the stores' footprint,
+ * [d, d + second + 64) = [d, max(d + 64, d + n)), stays in one page, and
+ * take mls_masked_lines_upto128 when it does not.  The footprint is
+ * glibc's (one masked store below 64 bytes, head and tail above), the
+ * smallest the check can cover (docs/memset.md, "The store sequences").
  */
 MLS_INLINE size_t mls_masked_upto128_second(size_t n) { return n > 64 ? n - 64 : 0; }
 

@@ -18,6 +18,49 @@
 struct ml_memset_tunables ml_memset_tun = {ML_THRESHOLD_OFF, ML_THRESHOLD_OFF, 0};
 int ml_memset_tun_ready;
 
+int ml_parse_size_span(const char *s, const char *end, size_t *out)
+{
+    if (s == end || *s < '0' || *s > '9')
+        return -1;
+    size_t v = 0;
+    for (; s < end && *s >= '0' && *s <= '9'; s++) {
+        size_t digit = (size_t)(*s - '0');
+        if (v > (SIZE_MAX - digit) / 10)
+            return -2;
+        v = v * 10 + digit;
+    }
+    unsigned shift = 0;
+    if (s < end) {
+        switch (*s | 0x20) {
+        case 'k':
+            shift = 10;
+            s++;
+            break;
+        case 'm':
+            shift = 20;
+            s++;
+            break;
+        case 'g':
+            shift = 30;
+            s++;
+            break;
+        default:
+            break;
+        }
+    }
+    /* optional "B" or, after a unit, "iB" */
+    if (shift && end - s >= 2 && (s[0] | 0x20) == 'i' && (s[1] | 0x20) == 'b')
+        s += 2;
+    else if (s < end && (*s | 0x20) == 'b')
+        s++;
+    if (s != end)
+        return -1;
+    if (shift && v > (SIZE_MAX >> shift))
+        return -2;
+    *out = v << shift;
+    return 0;
+}
+
 int ml_parse_size(const char *s, size_t *out)
 {
     if (!s)
@@ -28,43 +71,10 @@ int ml_parse_size(const char *s, size_t *out)
         *out = ML_THRESHOLD_OFF;
         return 0;
     }
-    if (*s < '0' || *s > '9')
-        return -1;
-    size_t v = 0;
-    for (; *s >= '0' && *s <= '9'; s++) {
-        size_t digit = (size_t)(*s - '0');
-        if (v > (SIZE_MAX - digit) / 10)
-            return -1;
-        v = v * 10 + digit;
-    }
-    unsigned shift = 0;
-    switch (*s | 0x20) {
-    case 'k':
-        shift = 10;
-        s++;
-        break;
-    case 'm':
-        shift = 20;
-        s++;
-        break;
-    case 'g':
-        shift = 30;
-        s++;
-        break;
-    default:
-        break;
-    }
-    /* optional "B" or, after a unit, "iB" */
-    if (shift && (s[0] | 0x20) == 'i' && (s[1] | 0x20) == 'b')
-        s += 2;
-    else if ((*s | 0x20) == 'b')
-        s++;
-    if (*s)
-        return -1;
-    if (shift && v > (SIZE_MAX >> shift))
-        return -1;
-    *out = v << shift;
-    return 0;
+    const char *end = s;
+    while (*end)
+        end++;
+    return ml_parse_size_span(s, end, out) ? -1 : 0;
 }
 
 void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunables *out)
@@ -87,11 +97,9 @@ void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunable
     if (cpu->is_intel && cpu->erms)
         rep = 2048; /* glibc's default for Intel ERMS parts (not measured here) */
     else if (cpu->is_amd && cpu->erms && cpu->family == 0x1a) {
-        /* Zen 5 (family 26, measured in a KVM guest): rep stosb is 12-20 %
-         * faster than the vector loop at 1-2 MiB and at least equal to
-         * non-temporal stores from 16 MiB (2x faster at 16 MiB when the
-         * L3 is not contended), and slower below 1 MiB: so rep stosb from
-         * 1 MiB on and no NT stores (docs/memset-results.md). */
+        /* Zen 5 (family 26): rep stosb beats the vector loop from 1 MiB
+         * and is at least as fast as non-temporal stores beyond the
+         * cache (docs/memset.md, "Thresholds"). */
         rep = (size_t)1 << 20;
         nt = ML_THRESHOLD_OFF;
     } else if (cpu->is_amd)

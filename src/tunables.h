@@ -58,6 +58,11 @@ static inline size_t ml_memset_special(void)
  */
 ML_HIDDEN int ml_parse_size(const char *s, size_t *out);
 
+/* The same grammar without "off", on the characters [s, end) (the
+ * benchmark's size lists): 0 and *out, -1 for no size, -2 for a size
+ * beyond size_t. */
+ML_HIDDEN int ml_parse_size_span(const char *s, const char *end, size_t *out);
+
 /* Defaults for a CPU description (exposed for tests and the benchmark's
  * --calibrate): vendor flags, ERMS/FSRM/FSRS, the family and the LLC size
  * in bytes (0 if unknown). */

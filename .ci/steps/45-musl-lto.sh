@@ -8,7 +8,7 @@
 #     once in the static and static-pie executables;
 #  3. make test-lto: the whole suite with -flto, gcc (gcc-ar) and clang
 #     (lld, llvm-ar), the code checked as linked (check-nolibcall).
-# About 10 minutes on the 2-core machine.
+# About 6 minutes on the 2-core machine (368 s on 2026-12-01).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

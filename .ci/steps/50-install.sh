@@ -60,6 +60,7 @@ grep -qx "memlane_memset from /usr/local/lib/libmemlane.so.$(make -s version)" "
 grep -qx ok "$tmp/out"
 man -w memlane_timingsafe_memcmp
 man -w 7 memlane
+man -w 1 memlane-bench
 seq 1 1000 | LD_PRELOAD=/usr/local/lib/libmemlane-preload.so sort -n | cmp - <(seq 1 1000)
 
 make --no-print-directory BUILD=$B uninstall

@@ -2,8 +2,8 @@
 /*
  * ab: one memlane function's variants against libc's, all of them reached
  * in a shared library as glibc is (memlane-bench links the variants into
- * the executable, which on Zen 4 moves small-size results by a cycle or
- * two).  run.sh builds the library with the variants exported, once per
+ * the executable, which moves small-size results: docs/benchmarking.md,
+ * "ab").  run.sh builds the library with the variants exported, once per
  * code placement, and runs this program once per implementation and
  * placement, each time next to libc.
  *

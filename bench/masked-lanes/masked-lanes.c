@@ -2,10 +2,10 @@
 /*
  * masked-lanes: what AVX-512/AVX2 masked loads and stores cost when
  * their masked-off lanes lie on a page that is not present or not
- * writable.  Masked-off lanes are never accessed and never fault, but on
- * Zen 4 the page is still looked up, and such a page costs a microcode
- * assist of hundreds of cycles per instruction; glibc's evex code
- * included.  Two tables, TSC ticks per call (best of 20 batches of 1000
+ * writable.  Masked-off lanes are never accessed and never fault, but a
+ * CPU may still look the page up and take a microcode assist, glibc's
+ * evex code included (the results: docs/benchmarking.md, "Masked lanes
+ * at page edges").  Two tables, TSC ticks per call (best of 20 batches of 1000
  * calls; pin with taskset for steady numbers), libc next to memlane:
  *
  *   1. n == 0 with the pointers on: a written page; a page mapped but

@@ -10,13 +10,19 @@ median (order statistics), plus the median times.  The outputs of both runs
 of every pair must be identical (compared by SHA-256), else the program is
 reported as FAILED and the exit status is 1.
 
+With --replay BENCH it times nothing itself: each program runs once under
+memlane-bench's --record (BENCH --record --plot-dir=WORKDIR/replay-NAME
+[--bench-args] -- PROGRAM, its output discarded), which records the calls
+the program makes and replays them on every implementation
+(docs/workloads.md).
+
 Needs: python3 (this script) and, per program, the tool named in --list; a
 program whose tool is missing is skipped with a line saying so.  Install
 them all on Debian with
     apt-get install coreutils python3 zstd git sqlite3 perl
 
     run.py [--preload SO] [--pairs N] [--cpu N] [--only a,b] [--workdir DIR]
-           [--scale X] [--dry-run] [--list]
+           [--scale X] [--dry-run] [--list] [--replay BENCH [--bench-args ARGS]]
 """
 
 import argparse
@@ -24,6 +30,7 @@ import hashlib
 import math
 import os
 import random
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -222,6 +229,9 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0, help="input size factor")
     ap.add_argument("--dry-run", action="store_true", help="list what would run, run nothing")
     ap.add_argument("--list", action="store_true", help="list the programs and what they need")
+    ap.add_argument("--replay", metavar="BENCH", default=None,
+                    help="record each program with BENCH --record (memlane-bench) and print its replay")
+    ap.add_argument("--bench-args", default="", help="more options for BENCH, as one string")
     a = ap.parse_args()
 
     work = a.workdir or tempfile.mkdtemp(prefix="memlane-programs-")
@@ -238,11 +248,19 @@ def main():
             miss = p.missing()
             print("%-8s %s; needs %s%s" % (p.name, p.what, ", ".join(p.tools),
                                            " (MISSING: skipped)" if miss else ""))
-        if a.dry_run:
+        if a.dry_run and a.replay:
+            print("would record and replay each with %s --record %s" % (a.replay, a.bench_args))
+        elif a.dry_run:
             print("would run %d pairs each with and without LD_PRELOAD=%s" % (a.pairs, os.path.abspath(a.preload)))
         if not a.workdir:
             os.rmdir(work)
         return 0
+
+    if a.replay:
+        status = replay(progs, work, a.replay, shlex.split(a.bench_args))
+        if not a.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+        return status
 
     preload = os.path.abspath(a.preload)
     if not os.path.exists(preload):
@@ -298,6 +316,34 @@ def main():
         sys.stdout.flush()
     if not a.workdir:
         shutil.rmtree(work, ignore_errors=True)
+    return status
+
+
+def replay(progs, work, bench, bench_args):
+    """Each program recorded and replayed by memlane-bench --record; its
+    profile and chart stay in WORKDIR/replay-NAME."""
+    status = 0
+    for p in progs:
+        miss = p.missing()
+        if miss:
+            print("%s skipped: %s not installed" % (p.name, ", ".join(miss)))
+            continue
+        p.setup()
+        out = os.path.join(work, "replay-" + p.name)
+        shutil.rmtree(out, ignore_errors=True)
+        # sh execs the program with its output discarded: the replay's
+        # tables stay readable, and sh itself records nothing (exec).
+        cmd = [bench, "--record", "--plot-dir=" + out] + bench_args + \
+              ["--", "sh", "-c", 'exec "$@" >/dev/null', "sh"] + p.argv()
+        shown = cmd if len(cmd) < 24 else cmd[:20] + ["... (%d more)" % (len(cmd) - 20)]
+        print("==> %s: %s" % (p.name, " ".join(shlex.quote(c) for c in shown)))
+        sys.stdout.flush()
+        r = subprocess.run(cmd)
+        if r.returncode != 0:
+            print("%s FAILED: %s exited %d" % (p.name, bench, r.returncode))
+            status = 1
+        print()
+        sys.stdout.flush()
     return status
 
 

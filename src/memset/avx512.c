@@ -10,11 +10,9 @@
  *   129 .. 256    4 zmm, 2 at each end
  *   257 .. 512    8 zmm, 4 at each end                  no loop: a trip count that
  *                                                       varies mispredicts
- *   > 512         4 unaligned zmm at d, aligned loop of  glibc's shape: on Zen 5 the
+ *   > 512         4 unaligned zmm at d, aligned loop of  glibc's shape: on Zen 5 an
  *                 4 zmm, 4 unaligned zmm ending at d+n  all-aligned masked loop was
- *                                                       up to 1.08x glibc's time
- *                                                       quiet, 1.2-1.6x with the
- *                                                       other core busy
+ *                                                       slower (docs/memset.md)
  *   >= threshold  non-temporal / rep stosb (src/tunables.h)
  *
  * The entry point and the path above 128 bytes are separate functions,

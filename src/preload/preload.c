@@ -34,11 +34,32 @@
 
 #ifdef MEMLANE_TRACE
 #include "trace.h"
-#define ML_TRACE_SET(f, dst, n) ml_trace_set(f, dst, n)
-#define ML_TRACE_CMP(f, data, a, b, n, r) ml_trace_cmp(f, data, a, b, n, r)
+/* Count a memset-like call, then go on (a tail call). */
+#define ML_TRACE_SET(f, dst, n) \
+    do { \
+        struct ml_trace_counters *t_ = ml_trace_get(); \
+        if (t_) \
+            ml_trace_set(t_, f, dst, n); \
+    } while (0)
+/* Count a comparison's size and addresses, then go on. */
+#define ML_TRACE_PAIR(f, a, b, n) \
+    do { \
+        struct ml_trace_counters *t_ = ml_trace_get(); \
+        if (t_) \
+            ml_trace_pair(t_, f, a, b, n); \
+    } while (0)
+/* When recording, memcmp and bcmp go on in trace.c (they count after the
+ * call, which then cannot be a tail call); otherwise to memlane's. */
+#define ML_TRACE_CMP(recorded, a, b, n) \
+    do { \
+        struct ml_trace_counters *t_ = ml_trace_get(); \
+        if (t_) \
+            return recorded(t_, a, b, n); \
+    } while (0)
 #else
 #define ML_TRACE_SET(f, dst, n) ((void)0)
-#define ML_TRACE_CMP(f, data, a, b, n, r) ((void)0)
+#define ML_TRACE_PAIR(f, a, b, n) ((void)0)
+#define ML_TRACE_CMP(recorded, a, b, n) ((void)0)
 #endif
 
 #define ML_EXPORT __attribute__((__visibility__("default")))
@@ -73,28 +94,26 @@ void *memset(void *dst, int c, size_t n)
 
 int memcmp(const void *a, const void *b, size_t n)
 {
-    int r = memlane_memcmp(a, b, n);
-    ML_TRACE_CMP(MLT_MEMCMP, 0, a, b, n, r);
-    return r;
+    ML_TRACE_CMP(ml_trace_memcmp, a, b, n);
+    return memlane_memcmp(a, b, n);
 }
 
 int bcmp(const void *a, const void *b, size_t n)
 {
-    int r = memlane_bcmp(a, b, n);
-    ML_TRACE_CMP(MLT_BCMP, 1, a, b, n, r);
-    return r;
+    ML_TRACE_CMP(ml_trace_bcmp, a, b, n);
+    return memlane_bcmp(a, b, n);
 }
 
-/* The timing-safe ones: sizes and alignments only (data -1). */
+/* The timing-safe ones: sizes and alignments only, never the data. */
 int timingsafe_bcmp(const void *a, const void *b, size_t n)
 {
-    ML_TRACE_CMP(MLT_TS_BCMP, -1, a, b, n, 0);
+    ML_TRACE_PAIR(MLT_TS_BCMP, a, b, n);
     return memlane_timingsafe_bcmp(a, b, n);
 }
 
 int timingsafe_memcmp(const void *a, const void *b, size_t n)
 {
-    ML_TRACE_CMP(MLT_TS_MEMCMP, -1, a, b, n, 0);
+    ML_TRACE_PAIR(MLT_TS_MEMCMP, a, b, n);
     return memlane_timingsafe_memcmp(a, b, n);
 }
 

@@ -190,8 +190,11 @@ int ml_profile_write(int fd, const struct ml_trace_counters *t,
     char name[64];
     const char *p = m->program;
     size_t i = 0;
-    for (; p && p[i] && i + 1 < sizeof name; i++)
-        name[i] = (unsigned char)p[i] < 0x21 || p[i] == 0x7f ? '?' : p[i];
+    for (; p && p[i] && i + 1 < sizeof name; i++) {
+        name[i] = p[i];
+        if ((unsigned char)p[i] < 0x21 || p[i] == 0x7f)
+            name[i] = '?';
+    }
     name[i] = 0;
     put(&o, i ? name : "?");
     put(&o, "\n");

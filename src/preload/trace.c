@@ -33,6 +33,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "memlane.h"
 #include "trace.h"
 
 __thread struct ml_trace_counters *ml_trace_mine
@@ -57,18 +58,41 @@ static uint64_t threads;                  /* threads that made a call */
 
 static __thread int in_slow, exited;
 
-size_t ml_trace_first_difference(const unsigned char *a, const unsigned char *b,
-                                 size_t from, size_t to)
+int ml_trace_off;
+
+/* Offset of the first difference of a and b in [from, to), or `to`. */
+static size_t first_difference(const unsigned char *a, const unsigned char *b,
+                               size_t from, size_t to)
 {
     size_t i = from;
 #if defined(__SSE2__)
-    for (; to - i >= 16; i += 16) { /* from <= to */
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
-        __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-        unsigned ne = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) ^ 0xffffu;
+#define ML_TRACE_EQ16(k) \
+    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + (k))), \
+                   _mm_loadu_si128((const __m128i *)(const void *)(b + (k))))
+    /* 64 bytes a step, one test for the four compares (from <= to). */
+    for (; to - i >= 64; i += 64) {
+        __m128i e0 = ML_TRACE_EQ16(i), e1 = ML_TRACE_EQ16(i + 16);
+        __m128i e2 = ML_TRACE_EQ16(i + 32), e3 = ML_TRACE_EQ16(i + 48);
+        __m128i eq4 = _mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3));
+        if (_mm_movemask_epi8(eq4) != 0xffff) {
+            uint64_t eq = (uint64_t)(unsigned)_mm_movemask_epi8(e0) |
+                          (uint64_t)(unsigned)_mm_movemask_epi8(e1) << 16 |
+                          (uint64_t)(unsigned)_mm_movemask_epi8(e2) << 32 |
+                          (uint64_t)(unsigned)_mm_movemask_epi8(e3) << 48;
+            return i + (unsigned)__builtin_ctzll(~eq);
+        }
+    }
+    for (; to - i >= 16; i += 16) {
+        unsigned ne = (unsigned)_mm_movemask_epi8(ML_TRACE_EQ16(i)) ^ 0xffffu;
         if (ne)
             return i + (unsigned)__builtin_ctz(ne);
     }
+    /* The last bytes: the 16 that end at `to`, those before i known equal. */
+    if (i < to && to - from >= 16) {
+        unsigned ne = (unsigned)_mm_movemask_epi8(ML_TRACE_EQ16(to - 16)) ^ 0xffffu;
+        return ne ? to - 16 + (unsigned)__builtin_ctz(ne) : to;
+    }
+#undef ML_TRACE_EQ16
 #endif
     for (; i < to; i++)
         if (a[i] != b[i])
@@ -76,11 +100,71 @@ size_t ml_trace_first_difference(const unsigned char *a, const unsigned char *b,
     return to;
 }
 
+/* Where a differing call first differed. */
+static void count_differ(struct ml_trace_data_counts *d, uint64_t *tick,
+                         const unsigned char *a, const unsigned char *b, size_t n)
+{
+    unsigned k = ml_trace_class(n);
+    ML_TRACE_ADD(d->differ[k], 1);
+    /* Every call up to ML_TRACE_SCAN bytes in; beyond, one call in
+     * ML_TRACE_SAMPLE searches on to the end (the search costs about
+     * what the comparison did). */
+    size_t scan = n < ML_TRACE_SCAN ? n : ML_TRACE_SCAN;
+    size_t at = first_difference(a, b, 0, scan);
+    if (at == scan && scan < n) {
+        uint64_t tk = *tick;
+        ML_TRACE_ADD(*tick, 1);
+        if (tk % ML_TRACE_SAMPLE) {
+            ML_TRACE_ADD(d->unsampled[k], 1);
+            return;
+        }
+        at = first_difference(a, b, scan, n);
+    }
+    if (at >= n) { /* the inputs changed under the call */
+        ML_TRACE_ADD(d->unsampled[k], 1);
+        return;
+    }
+    size_t sixteenth =
+        at < (SIZE_MAX >> 4) ? at * ML_TRACE_REL / n : at / (n / ML_TRACE_REL);
+    ML_TRACE_ADD(d->at[k][ml_trace_class(at)], 1);
+    ML_TRACE_ADD(d->rel[k][sixteenth], 1);
+}
+
+/* memcmp, bcmp (data: their index in ml_trace_counters.data): equal
+ * inputs (result 0), or where they first differ. */
+static void count_data(struct ml_trace_counters *t, int data, const void *a,
+                       const void *b, size_t n, int result)
+{
+    struct ml_trace_data_counts *d = &t->data[data];
+    if (result == 0)
+        ML_TRACE_ADD(d->equal[ml_trace_class(n)], 1);
+    else
+        count_differ(d, &t->sample_tick, a, b, n);
+}
+
+int ml_trace_memcmp(struct ml_trace_counters *t, const void *a, const void *b, size_t n)
+{
+    ml_trace_pair(t, MLT_MEMCMP, a, b, n);
+    int r = memlane_memcmp(a, b, n);
+    count_data(t, 0, a, b, n, r);
+    return r;
+}
+
+int ml_trace_bcmp(struct ml_trace_counters *t, const void *a, const void *b, size_t n)
+{
+    ml_trace_pair(t, MLT_BCMP, a, b, n);
+    int r = memlane_bcmp(a, b, n);
+    count_data(t, 1, a, b, n, r);
+    return r;
+}
+
 /* Zeroed counters: fresh pages, no memset. */
 static struct ml_trace_counters *counters_map(void)
 {
     void *p = mmap(NULL, counters_len, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    /* The mapping is the caller's to keep (cppcheck sees a leak). */
+    // cppcheck-suppress memleak
     return p == MAP_FAILED ? NULL : p;
 }
 
@@ -190,6 +274,8 @@ static int start(void)
                 warn_path("cannot set up, not recording:", file, errno);
         }
     }
+    if (s == TRACE_OFF)
+        __atomic_store_n(&ml_trace_off, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&state, s, __ATOMIC_RELEASE);
     return s;
 }

@@ -99,10 +99,8 @@ static inline unsigned ml_trace_class(size_t n)
 ML_HIDDEN extern __thread struct ml_trace_counters *ml_trace_mine
     __attribute__((tls_model("initial-exec")));
 ML_HIDDEN struct ml_trace_counters *ml_trace_counters_slow(void);
-/* Offset of the first difference of a and b (which differ) from
- * `from`, searched up to `to` (<= n); `to` if none. */
-ML_HIDDEN size_t ml_trace_first_difference(const unsigned char *a, const unsigned char *b,
-                                           size_t from, size_t to);
+/* 1 once recording is known to be off: the hooks then cost a load. */
+ML_HIDDEN extern int ml_trace_off;
 
 /* A counter of this thread's own: a plain increment, written so that the
  * exit-time reader in another thread is no data race. */
@@ -110,15 +108,21 @@ ML_HIDDEN size_t ml_trace_first_difference(const unsigned char *a, const unsigne
     __atomic_store_n(&(x), __atomic_load_n(&(x), __ATOMIC_RELAXED) + (v), \
                      __ATOMIC_RELAXED)
 
-static inline struct ml_trace_counters *ml_trace_get(void)
+#define ML_TRACE_INLINE static inline __attribute__((always_inline))
+
+/* The calling thread's counters, NULL when not recording: one TLS load
+ * and, until the thread's first call (or when recording is off), one
+ * load of ml_trace_off. */
+ML_TRACE_INLINE struct ml_trace_counters *ml_trace_get(void)
 {
     struct ml_trace_counters *t = ml_trace_mine;
-    if (__builtin_expect(t == NULL, 0))
+    if (__builtin_expect(t == NULL, 0) &&
+        !__atomic_load_n(&ml_trace_off, __ATOMIC_RELAXED))
         t = ml_trace_counters_slow();
     return t;
 }
 
-static inline void ml_trace_size(struct ml_trace_fn_counts *c, size_t n)
+ML_TRACE_INLINE void ml_trace_size(struct ml_trace_fn_counts *c, size_t n)
 {
     ML_TRACE_ADD(c->bytes, n);
     if (n <= ML_TRACE_EXACT)
@@ -128,62 +132,32 @@ static inline void ml_trace_size(struct ml_trace_fn_counts *c, size_t n)
 }
 
 /* memset, memset_explicit: the size and the destination's alignment. */
-static inline void ml_trace_set(enum ml_trace_fn f, const void *dst, size_t n)
+ML_TRACE_INLINE void ml_trace_set(struct ml_trace_counters *t, enum ml_trace_fn f,
+                                  const void *dst, size_t n)
 {
-    struct ml_trace_counters *t = ml_trace_get();
-    if (!t)
-        return;
     struct ml_trace_fn_counts *c = &t->fn[f];
     ml_trace_size(c, n);
     ML_TRACE_ADD(c->align_a[(uintptr_t)dst % ML_TRACE_ALIGN], 1);
 }
 
-/* Comparisons: the size and both alignments; for memcmp and bcmp
- * (data >= 0, their index in ml_trace_counters.data) also whether the
- * inputs were equal (result 0) and where they first differ. */
-static inline void ml_trace_cmp(enum ml_trace_fn f, int data, const void *a,
-                                const void *b, size_t n, int result)
+/* Comparisons: the size and both alignments. */
+ML_TRACE_INLINE void ml_trace_pair(struct ml_trace_counters *t, enum ml_trace_fn f,
+                                   const void *a, const void *b, size_t n)
 {
-    struct ml_trace_counters *t = ml_trace_get();
-    if (!t)
-        return;
     struct ml_trace_fn_counts *c = &t->fn[f];
     ml_trace_size(c, n);
     uintptr_t aa = (uintptr_t)a % ML_TRACE_ALIGN, ab = (uintptr_t)b % ML_TRACE_ALIGN;
     ML_TRACE_ADD(c->align_a[aa], 1);
     ML_TRACE_ADD(c->align_b[ab], 1);
     ML_TRACE_ADD(c->delta[(ab - aa) % ML_TRACE_ALIGN], 1);
-    if (data < 0)
-        return;
-    struct ml_trace_data_counts *d = &t->data[data];
-    unsigned k = ml_trace_class(n);
-    if (result == 0) {
-        ML_TRACE_ADD(d->equal[k], 1);
-        return;
-    }
-    ML_TRACE_ADD(d->differ[k], 1);
-    /* Every call up to ML_TRACE_SCAN bytes in; beyond, one call in
-     * ML_TRACE_SAMPLE searches on to the end (the search costs about
-     * what the comparison did). */
-    size_t scan = n < ML_TRACE_SCAN ? n : ML_TRACE_SCAN;
-    size_t at = ml_trace_first_difference(a, b, 0, scan);
-    if (at == scan && scan < n) {
-        uint64_t tick = t->sample_tick;
-        ML_TRACE_ADD(t->sample_tick, 1);
-        if (tick % ML_TRACE_SAMPLE) {
-            ML_TRACE_ADD(d->unsampled[k], 1);
-            return;
-        }
-        at = ml_trace_first_difference(a, b, scan, n);
-    }
-    if (at >= n) { /* the inputs changed under the call */
-        ML_TRACE_ADD(d->unsampled[k], 1);
-        return;
-    }
-    size_t sixteenth =
-        at < (SIZE_MAX >> 4) ? at * ML_TRACE_REL / n : at / (n / ML_TRACE_REL);
-    ML_TRACE_ADD(d->at[k][ml_trace_class(at)], 1);
-    ML_TRACE_ADD(d->rel[k][sixteenth], 1);
 }
+
+/* memcmp and bcmp, counted (src/preload/trace.c): the size, the
+ * addresses, whether the inputs were equal and if not where they first
+ * differ. */
+ML_HIDDEN int ml_trace_memcmp(struct ml_trace_counters *t, const void *a, const void *b,
+                              size_t n);
+ML_HIDDEN int ml_trace_bcmp(struct ml_trace_counters *t, const void *a, const void *b,
+                            size_t n);
 
 #endif /* MEMLANE_TRACE_H */

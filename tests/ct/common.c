@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ct.h"
+#include "ct_check.h"
+#include "rng.h"
 
 unsigned long ct_passed, ct_failed;
 
@@ -79,13 +80,7 @@ static uint64_t rnd_state = 0x2545f4914f6cdd1du;
 
 void ct_rnd_seed(uint64_t s) { rnd_state = s ? s : 1; }
 
-uint64_t ct_rnd(void)
-{
-    rnd_state ^= rnd_state >> 12;
-    rnd_state ^= rnd_state << 25;
-    rnd_state ^= rnd_state >> 27;
-    return rnd_state * 0x2545f4914f6cdd1du;
-}
+uint64_t ct_rnd(void) { return ml_rng_next(&rnd_state); }
 
 static void fill(unsigned char *p, size_t n)
 {

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
-#include "ct.h"
+#include "ct_check.h"
 
 #define T_THRESHOLD 10.0
 #define NCROPS 10
@@ -105,14 +105,11 @@ static const char *const test_name[NTESTS] = {"equal vs first", "first vs last",
  * first with a scrambled value and then with the real one (so every final
  * store changes memory, whatever the class), and an mfence lets the stores
  * reach the cache before the clock starts.  The classes then differ in
- * nothing but byte values, and the harness does not branch on the class.
- * Earlier designs showed harness artifacts on this machine for every
- * function under test, generic included: a harness that branched on the
- * class to pick the byte to write (|t| ~ 40 at 4096 bytes with 10^6
- * measurements, about 1 cycle in 3900), and a separate b buffer per class
- * (address-dependent timing of the two buffers: up to 7 cycles at 4096
- * bytes, |t| > 100).  The null test (both classes equal, same harness)
- * guards against a new one: if it is flagged, the run is void.
+ * nothing but byte values, and the harness does not branch on the class:
+ * harnesses that did either were flagged on every function, generic
+ * included (docs/constant-time.md, check 4).  The null test (both classes
+ * equal, same harness) guards against a new artifact: if it is flagged,
+ * the run is void.
  */
 static struct result measure(ml_cmp_fn volatile fn, size_t n, enum test test,
                              unsigned long per_class, unsigned char *a, unsigned char *b)

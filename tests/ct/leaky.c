@@ -14,7 +14,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "ct.h"
+#include "ct_check.h"
 #include "ops_scalar.h"
 
 int ct_leaky_early_exit(const void *a, const void *b, size_t n)

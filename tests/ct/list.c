@@ -5,7 +5,7 @@
  * and needs no CPU support), then the leaky controls. */
 #include <stdio.h>
 
-#include "ct.h"
+#include "ct_check.h"
 
 int main(void)
 {

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <valgrind/memcheck.h>
 
-#include "ct.h"
+#include "ct_check.h"
 
 static const size_t aligns[][2] = {{0, 0}, {1, 3}, {7, 33}, {63, 16}};
 #define NALIGNS (sizeof aligns / sizeof aligns[0])

@@ -30,7 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ct.h"
+#include "ct_check.h"
 
 #define MAX_TARGETS 64
 #define MAX_LEN 4096

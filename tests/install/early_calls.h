@@ -35,7 +35,8 @@ static void early_make_calls(void)
  * returns 1 if a result was wrong. */
 static int early_report(void)
 {
-    int bad = early_set_ret != early_buf || early_lt >= 0 || early_eq != 0 || early_ne == 0;
+    int bad =
+        early_set_ret != early_buf || early_lt >= 0 || early_eq != 0 || early_ne == 0;
     for (size_t i = 0; i < sizeof early_buf; i++)
         bad |= early_buf[i] != 0xa5;
     for (size_t i = 0; i < sizeof early_zeroed; i++)

@@ -31,7 +31,7 @@ passed=0 failed=0 skipped=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/memlane-install-test.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
 SO=$BUILD/libmemlane.so.$SOVERSION
-MAN_PAGES="$BUILD/man/memlane.7 $(ls man/*.3)"
+MAN_PAGES="$BUILD/man/memlane.7 $(ls man/*.3) man/memlane-bench.1"
 PRELOAD=$(cd "$BUILD" && pwd)/libmemlane-preload.so
 # The seven names the drop-in exports.
 STD_NAMES="bcmp explicit_bzero memcmp memset memset_explicit timingsafe_bcmp timingsafe_memcmp"
@@ -41,18 +41,7 @@ CHK_NAMES=
 [ "$LIBC" = glibc ] && CHK_NAMES="__explicit_bzero_chk __memset_chk"
 
 # check NAME COMMAND...: one test case; on failure its output is shown.
-check() {
-    name=$1
-    shift
-    if out=$("$@" 2>&1); then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        printf '%s\n' "$out" | sed 's/^/     /' | head -40
-    fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 
 skip() {
     skipped=$((skipped + 1))
@@ -114,12 +103,17 @@ t_exports_nodes() {
 
 # nm -D --defined-only: the API and the version nodes themselves (absolute
 # symbols); nothing else.
+# GNU ld also defines each version node as an absolute symbol; lld (the
+# clang LTO build, mk/lto.mk) does not, and writes no verdef parents.
+linked_by_lld() { readelf -p .comment "$SO" 2>/dev/null | grep -q 'Linker: .*LLD'; }
+
 t_exports_only_api() {
     nodes=$(abi | awk '{ print $2 }' | sort -u)
+    linked_by_lld && nodes=
     got=$(nm -D --defined-only "$SO" | awk '
         $2 == "A" && $3 ~ /^MEMLANE_/ { print "A", $3; next }
         { print ($2 == "i" ? "T" : $2), $3 }' | sort) # i: an IFUNC (src/dispatch.c)
-    same "$( (printf 'A %s\n' $nodes; abi | awk '{ print "T " $1 "@@" $2 }') | sort)" "$got"
+    same "$( (for n in $nodes; do echo "A $n"; done; abi | awk '{ print "T " $1 "@@" $2 }') | sort)" "$got"
 }
 
 # Each node after the first inherits its predecessor (ld's verdef "Parent").
@@ -257,7 +251,11 @@ check "the header's functions are those of the ABI record (tests/install/abi.txt
 check "src/memlane.map: each function in its recorded version node" t_map_nodes
 check "objdump -T $SO: each function in its recorded version node" t_exports_nodes
 check "nm -D $SO: only the API and its version nodes" t_exports_only_api
-check "each version node inherits the one before" t_node_parents
+if linked_by_lld; then
+    skip "each version node inherits the one before: lld writes no verdef parents (the loader reads none)"
+else
+    check "each version node inherits the one before" t_node_parents
+fi
 check "soname $SONAME and its link" t_soname
 check "one version (include/memlane.h): string, soname, file name, man pages" t_version_one_source
 check "nm -D libmemlane-preload.so: exactly the seven standard names${CHK_NAMES:+ and two _chk}" t_preload_exports
@@ -357,7 +355,73 @@ t_man_no_make() {
     ! grep -n '^\.B make \|make [a-z-]* in the source' $MAN_PAGES
 }
 
+# ---- memlane-bench(1) against the tool ----
+# The options of `memlane-bench --help`, one entry a line: "-t --tables"
+# or "--data" (option lines start with 2 or 6 blanks, descriptions with more).
+bench_help_opts() {
+    "$INSTALL_BENCH" --help | sed -n -E \
+        's/^ {2,6}(-[a-zA-Z]), (--[a-z][a-z-]*[a-z]).*/\1 \2/p; s/^ {2,6}(--[a-z][a-z-]*[a-z]).*/\1/p' |
+        LC_ALL=C sort
+}
+# The entries under a page's OPTIONS: the tag line after each .TP, in the
+# same form.
+page_opts() { # page
+    sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$1" | awk '
+        tag { gsub(/\\-/, "-"); gsub(/\\f[BIRP]/, ""); gsub(/[",]/, " "); out = ""
+              for (i = 2; i <= NF; i++) {
+                  w = $i
+                  if (w ~ /^-[a-zA-Z]$/) out = out w " "
+                  else if (w ~ /^--[a-z][a-z-]*[a-z]=?$/) { sub(/=$/, "", w); out = out w " "; break }
+              }
+              sub(/ $/, "", out); print out; tag = 0; next }
+        /^\.TP/ { tag = 1 }' | LC_ALL=C sort
+}
+# Every --option named anywhere in a page, one a line.
+page_mentions() { # page
+    sed 's/\\-/-/g; s/\\f[BIRP]//g' "$1" | grep -oE -- '--[a-z][a-z-]*[a-z]' | LC_ALL=C sort -u
+}
+# bench_page_matches PAGE: its option entries are exactly those of --help,
+# and it names no option the tool lacks.
+bench_page_matches() {
+    same "$(bench_help_opts)" "$(page_opts "$1")" || return 1
+    known=$(bench_help_opts | grep -oE -- '--[a-z-]+')
+    unknown=$(page_mentions "$1" | grep -vxF -e "$known")
+    [ -z "$unknown" ] || { echo "$1 names options memlane-bench lacks:"; echo "$unknown"; return 1; }
+}
+
+t_bench_help_nonempty() { # the parser reads all of it (29 options in 0.2.0)
+    [ "$(bench_help_opts | wc -l)" -ge 29 ] || { bench_help_opts; return 1; }
+}
+
+# --help lists exactly the options bench/main.c's getopt_long accepts.
+t_bench_help_source() {
+    longs=$(sed -n '/struct option longs\[\]/,/};/s/^ *{"\([a-z-]*\)".*/--\1/p' bench/main.c | LC_ALL=C sort)
+    shorts=$(sed -n 's/.*getopt_long(argc, argv, "\([^"]*\)".*/\1/p' bench/main.c | tr -d ':' |
+        sed 's/./-& /g' | tr ' ' '\n' | grep . | LC_ALL=C sort)
+    same "$longs" "$(bench_help_opts | grep -oE -- '--[a-z-]+' | LC_ALL=C sort)" &&
+    same "$shorts" "$(bench_help_opts | grep -oE -- '^-[a-zA-Z]' | LC_ALL=C sort)"
+}
+
+t_bench_page_options() { bench_page_matches man/memlane-bench.1; }
+
+# The comparison fails on a page missing an option, and on one that names
+# an option the tool does not have.
+t_bench_page_check_catches() {
+    sed '/^\.BI \\-\\-seed= n$/,/^\.TP$/d' man/memlane-bench.1 > "$T/missing.1"
+    ! cmp -s man/memlane-bench.1 "$T/missing.1" || { echo "no --seed entry to remove"; return 1; }
+    ! bench_page_matches "$T/missing.1" > /dev/null || { echo "a page without --seed passed"; return 1; }
+    sed 's/^\.B \\-\\-quick$/.B \\-\\-quick\nor \\-\\-quickly/' man/memlane-bench.1 > "$T/extra.1"
+    ! bench_page_matches "$T/extra.1" > /dev/null || { echo "a page naming --quickly passed"; return 1; }
+}
+
 echo "--- man pages"
+if [ -n "$INSTALL_BENCH" ]; then
+    check "memlane-bench --help: options read" t_bench_help_nonempty
+    check "memlane-bench --help lists exactly the options of bench/main.c" t_bench_help_source
+    check "memlane-bench(1) has an entry for every option of --help, no other, and names no other" \
+        t_bench_page_options
+    check "the memlane-bench(1) check fails on a missing or unknown option" t_bench_page_check_catches
+fi
 if have_tool groff groff-base; then
     check "groff -t -ww -man -z reports problems at all" t_man_lint_catches
     check "all pages render without warnings" t_man_lint
@@ -402,7 +466,8 @@ expected_files() { # prefix
         echo "$p/share/man/man7/memlane.7"
         for f in man/*.3; do echo "$p/share/man/man3/${f#man/}"; done
         [ -n "$INSTALL_BENCH" ] && echo "$p/bin/memlane-bench" &&
-            echo "$p/share/memlane/memlane-bench.gp"
+            echo "$p/share/memlane/memlane-bench.gp" &&
+            echo "$p/share/man/man1/memlane-bench.1"
         echo ./usr/include/other.h
         echo ./usr/lib/libother.so.1
         echo ./usr/share/man/man3/other.3
@@ -427,7 +492,9 @@ t_man_finds_pages() {
     for f in $(api_names); do
         same "$D/usr/share/man/man3/$f.3" "$(MANPATH=$D/usr/share/man man -w 3 "$f")" || return 1
     done
-    same "$D/usr/share/man/man7/memlane.7" "$(MANPATH=$D/usr/share/man man -w 7 memlane)"
+    same "$D/usr/share/man/man7/memlane.7" "$(MANPATH=$D/usr/share/man man -w 7 memlane)" || return 1
+    [ -z "$INSTALL_BENCH" ] ||
+        same "$D/usr/share/man/man1/memlane-bench.1" "$(MANPATH=$D/usr/share/man man -w 1 memlane-bench)"
 }
 
 pc() {
@@ -638,7 +705,9 @@ t_static_internal_names_free() {
         "$BUILD/libmemlane-internal.a" -o "$T/clash" > "$T/clash.err" 2>&1; then
         echo "control: linked with the internal archive, expected multiple definitions"; return 1
     fi
-    grep -q 'multiple definition of .ml_' "$T/clash.err" || { cat "$T/clash.err"; return 1; }
+    # GNU ld: "multiple definition of `ml_..."; lld: "duplicate symbol: ml_...".
+    grep -Eq 'multiple definition of .ml_|duplicate symbol: ml_' "$T/clash.err" ||
+        { cat "$T/clash.err"; return 1; }
     $CC $CFLAGS -I"$D/usr/include" tests/install/consumer.c "$T/names.c" "$ARCHIVE" \
         -o "$T/own-names" || return 1
     out=$("$T/own-names") || { echo "$out"; return 1; }

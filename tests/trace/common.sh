@@ -7,18 +7,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/memlane-trace-test.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
 passed=0 failed=0
 
-check() {
-    name=$1
-    shift
-    if out=$("$@" 2>&1); then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        printf '%s\n' "$out" | sed 's/^/     /' | head -40
-    fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 
 finish() {
     echo "$1: $passed passed, $failed failed"

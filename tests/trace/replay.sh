@@ -68,6 +68,38 @@ t_drawn_as_recorded() {
         }' "$T/seq"
 }
 
+# The first difference within its offset class is drawn in the sixteenths
+# of n that 'diff-rel' gives: 200-byte calls differing at 128-255, in
+# sixteenths 11 (bytes 138-149) and 15 (188-199) at 1:3.
+t_drawn_rel() {
+    cat >"$T/rel" <<'EOF2'
+memlane-profile 1
+program rel
+pid 1
+processes 1
+threads 1
+diff-scan 256 32
+fn bcmp calls 4000 bytes 800000
+size bcmp 200 4000
+align bcmp a 0 4000
+align bcmp b 0 4000
+align bcmp delta 0 4000
+differ bcmp 128-255 4000
+diff-at bcmp 128-255 128-255 4000
+diff-rel bcmp 128-255 11 1000
+diff-rel bcmp 128-255 15 3000
+end 14
+EOF2
+    "$BENCH" --workload="$T/rel" --dump-sequence=4000 >"$T/seq" || return 1
+    awk '/^#/ { next }
+         { sub(/^differ@/, "", $5) }
+         $5 >= 138 && $5 <= 149 { eleven++; next }
+         $5 >= 188 && $5 <= 199 { next }
+         { print "outside both sixteenths: " $0; bad = 1 }
+         END { if (eleven < 900 || eleven > 1100) { print "sixteenth 11: " eleven; bad = 1 }
+               exit bad }' "$T/seq"
+}
+
 # An LLVM libc distribution: sizes 1 and 3 at 1:3.
 t_llvm_by_name() {
     printf '0,0.25,0,0.75\n' >"$T/MemsetTest.csv"
@@ -81,6 +113,19 @@ t_llvm_functions() {
     printf '0,0,1\n' >"$T/Workload.csv"
     "$BENCH" --workload="$T/Workload.csv" --dump-sequence=3 -f bcmp >"$T/seq" || return 1
     [ "$(grep -v '^#' "$T/seq" | sort -u)" = "bcmp 2 a=0 b=0 equal" ] || { cat "$T/seq"; return 1; }
+}
+
+# As LLVM's files are: all 4097 sizes (0 to 4096) on one line, numbers
+# in exponent form too, a final newline.  Sizes 384 and 4096 at 1:2.
+t_llvm_full_line() {
+    awk 'BEGIN { for (i = 0; i <= 4096; i++) {
+                     v = i == 384 ? "2.5e-1" : i == 4096 ? "5E-1" : i % 7 ? "0" : "0.000"
+                     printf "%s%s", v, i < 4096 ? "," : "\n" } }' >"$T/MemcmpGoogleT.csv"
+    "$BENCH" --workload="$T/MemcmpGoogleT.csv" --dump-sequence=3000 >"$T/seq" || return 1
+    awk '/^#/ { next } $1 != "memcmp" || ($2 != 384 && $2 != 4096) || $5 != "equal" { print; bad = 1 }
+         $2 == 384 { small++ }
+         END { if (small < 900 || small > 1100) { print "size 384: " small; bad = 1 }
+               exit bad }' "$T/seq"
 }
 
 # bad NAME PATTERN ARGS...: exit 2, one line on stderr matching PATTERN.
@@ -112,6 +157,11 @@ t_bad_version() {
     edited v2 '1s/ 1$/ 2/' && bad "v2:1: .*version 2; this memlane-bench reads version 1" \
         --workload="$T/v2" --dump-sequence=1
 }
+# Without --dump-sequence too, before anything is measured or printed.
+t_bad_before_measuring() {
+    edited v3 '1s/ 1$/ 3/' && bad "v3:1: .*version 3" --workload="$T/v3" && [ ! -s "$T/out" ] ||
+        { echo "stdout:"; cat "$T/out"; return 1; }
+}
 t_bad_count() {
     edited count 's/^size memcmp 20 3000$/size memcmp 20 2999/' &&
         bad "count:7: memcmp: the sizes add up to 3999 calls" --workload="$T/count" \
@@ -142,6 +192,12 @@ t_bad_foreign() {
 t_bad_llvm_value() {
     printf '0,0.5,x\n' >"$T/MemsetBad.csv" &&
         bad "MemsetBad.csv:1: neither" --workload="$T/MemsetBad.csv" --dump-sequence=1
+}
+t_bad_llvm_long() {
+    awk 'BEGIN { for (i = 0; i <= 4097; i++) printf "%s%s", i == 4097 ? 1 : 0, i < 4097 ? "," : "\n" }' \
+        >"$T/MemsetLong.csv" &&
+        bad "MemsetLong.csv:1: more than 4097 values \(sizes 0 to 4096\)" \
+            --workload="$T/MemsetLong.csv" --dump-sequence=1
 }
 t_bad_llvm_name() {
     printf '0,1\n' >"$T/Foo.csv" &&
@@ -187,13 +243,16 @@ echo "--- replay"
 check "--dump-sequence: one seed, the same calls every time" t_same_seed
 check "--dump-sequence: another seed, other calls" t_other_seed
 check "drawn as recorded: sizes, equal or where they differ, alignments" t_drawn_as_recorded
+check "drawn as recorded: the first difference's sixteenth of n" t_drawn_rel
 check "an LLVM libc distribution, function from its name" t_llvm_by_name
 check "an LLVM libc distribution, function from --functions" t_llvm_functions
+check "an LLVM libc distribution as LLVM ships them (4097 values, exponents)" t_llvm_full_line
 check "bad: no such file" t_bad_missing
 check "bad: empty" t_bad_empty
 check "bad: truncated (no end line)" t_bad_truncated
 check "bad: cut in the middle of a line" t_bad_cut_mid_line
 check "bad: another format version" t_bad_version
+check "bad: found before measuring or printing anything" t_bad_before_measuring
 check "bad: a count edited" t_bad_count
 check "bad: an unknown record" t_bad_record
 check "bad: a record twice" t_bad_twice
@@ -201,6 +260,7 @@ check "bad: not a number" t_bad_number
 check "bad: the end count" t_bad_end
 check "bad: not a profile" t_bad_foreign
 check "bad: an LLVM file with a word in it" t_bad_llvm_value
+check "bad: an LLVM file of more than 4097 values" t_bad_llvm_long
 check "bad: an LLVM file named for no function" t_bad_llvm_name
 check "bad: an LLVM memcpy distribution" t_bad_llvm_memcpy
 check "a recorded profile replayed, with a verdict" t_replay

@@ -8,9 +8,11 @@
  * buffers are filled by byte loops (built with -fno-builtin, and gcc's
  * -fno-tree-loop-distribute-patterns, so no loop becomes a memset).
  *
- * Usage: synthetic [exit|_exit|segv]: the parent's calls, threads and
- * forked child; with an argument, a process that makes one memset and
- * then ends the way it names instead.
+ * Usage: synthetic [exit|_exit|segv|positions]: the parent's calls,
+ * threads and forked child; with exit, _exit or segv, a process that
+ * makes one memset and then ends the way it names instead; with
+ * positions, memcmp calls that differ at every offset of every size to
+ * 256 bytes.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -24,13 +26,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c): glibc's name
-void *__memset_chk(void *dst, int c, size_t n, size_t dst_size);
-
 static void *(*volatile set)(void *, int, size_t) = memset;
-/* Not in glibc: the drop-in's, found at run time. */
+/* Not in glibc: the drop-in's, found at run time.  __memset_chk too:
+ * glibc's fortified entry point, which musl and its drop-in lack. */
 static void *(*volatile set_explicit)(void *, int, size_t);
-static void *(*volatile set_chk)(void *, int, size_t, size_t) = __memset_chk;
+static void *(*volatile set_chk)(void *, int, size_t, size_t);
 static void (*volatile bzero_explicit)(void *, size_t) = explicit_bzero;
 static int (*volatile cmp)(const void *, const void *, size_t) = memcmp;
 static int (*volatile eq)(const void *, const void *, size_t) = bcmp;
@@ -69,9 +69,26 @@ int main(int argc, char **argv)
                                                                "timingsafe_bcmp");
     ts_cmp = (int (*)(const void *, const void *, size_t))dlsym(RTLD_DEFAULT,
                                                                 "timingsafe_memcmp");
+    set_chk = (void *(*)(void *, int, size_t, size_t))dlsym(RTLD_DEFAULT, "__memset_chk");
     if (!set_explicit || !ts_eq || !ts_cmp) {
         fprintf(stderr, "synthetic: run it under libmemlane-trace.so\n");
         return 2;
+    }
+    if (argc > 1 && !strcmp(argv[1], "positions")) {
+        /* memcmp of every n in 1..256 differing at every offset below
+         * n, a at 5 and b at 40 mod 64: where the recorder finds the
+         * first difference (all within its exact search). */
+        volatile unsigned char *va = a + 4096 + 5, *vb = b + 4096 + 40;
+        for (size_t i = 0; i < 256; i++)
+            va[i] = vb[i] = (unsigned char)(i * 7 + 1);
+        for (size_t n = 1; n <= 256; n++)
+            for (size_t at = 0; at < n; at++) {
+                vb[at] ^= 0x40;
+                if (!cmp(a + 4096 + 5, b + 4096 + 40, n))
+                    abort();
+                vb[at] ^= 0x40;
+            }
+        return 0;
     }
     if (argc > 1) {
         set(a, 0, 1);
@@ -88,7 +105,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++)
         set(a, 1, 5000);
     set(a + 64, 0, 0);
-    set_chk(a + 128, 0, 10, 100);
+    if (set_chk) /* recorded as memset */
+        set_chk(a + 128, 0, 10, 100);
+    else
+        set(a + 128, 0, 10);
     /* memset_explicit: 2 calls (explicit_bzero counts here). */
     bzero_explicit(a + 8, 24);
     set_explicit(a, 0, 4096);

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "memlane.h"
+#include "rng.h"
 
 struct guarded g_a, g_b;
 int g_long;
@@ -181,13 +182,7 @@ void fail(const char *fmt, ...)
 
 static uint64_t rnd_state = 0x9e3779b97f4a7c15u;
 
-uint64_t rnd(void)
-{
-    rnd_state ^= rnd_state >> 12;
-    rnd_state ^= rnd_state << 25;
-    rnd_state ^= rnd_state >> 27;
-    return rnd_state * 0x2545f4914f6cdd1du;
-}
+uint64_t rnd(void) { return ml_rng_next(&rnd_state); }
 
 void rnd_fill(unsigned char *p, size_t n)
 {
