@@ -16,6 +16,9 @@
 #   AB_RUN      how to run the harness (default "setarch -R taskset -c 1":
 #               no address randomisation, so a placement is one layout; "true"
 #               builds only)
+#   AB_STACK_STEP  bytes the stack of the timed calls moves per placement
+#               (default 1104: pad * 1104, so each placement also puts the
+#               return address elsewhere relative to the data; 0: never)
 #   AB_GLIBC    default | avx2 | sse2: glibc's code at that level through
 #               GLIBC_TUNABLES (default: as the environment says)
 #   AB_FORMAT   table (default) | speed (memset-ab's old layout: per row
@@ -76,7 +79,8 @@ run=${AB_RUN:-setarch -R taskset -c 1}
 # the ticks (medians over the placements) and the time ratios.
 for pad in $pads; do
     for impl in "$@"; do
-        $run "$out/ab" "$out/libab$pad.so" "$func" "$mode" "$data" libc "$impl" |
+        AB_STACK=$((pad * ${AB_STACK_STEP:-1104})) \
+            $run "$out/ab" "$out/libab$pad.so" "$func" "$mode" "$data" libc "$impl" |
             awk -v impl="$impl" -v pad="$pad" -v first="${pads%% *}" '
                 /^# libc:/ { if (pad == first) print "#", $3; next }
                 $1 != "size" && $1 != "dist" { print impl, pad, $1, $2, $3 }'
