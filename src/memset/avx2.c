@@ -27,7 +27,6 @@
 #define MLS_STOREA(p, v) _mm256_store_si256((__m256i *)(void *)(p), (v))
 #define MLS_STORENT(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
 #define MLS_SPLAT(c) _mm256_set1_epi8((char)(c))
-#define MLS_LOOP mls_loop_and_tail
 #include "ops_x86_store.h"
 
 __attribute__((aligned(64))) void *memlane_memset_avx2(void *dst, int c, size_t n)

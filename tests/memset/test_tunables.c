@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The memset tunables: the size parser, the defaults by CPU, and the
+ * The memset tunables: the size parser, the defaults by CPU, the
  * environment at start-up (a malformed value gives one line on stderr and
- * the default, never a crash).  Prints "N passed, N failed".
+ * the default, never a crash), and the path a large memset takes before
+ * the tunables are in place.  Prints "N passed, N failed".
  *
  *   memset-tunables-test            run the checks
  *   memset-tunables-test --print    print "rep_stosb nt rep_stosb_sse2" as the library
@@ -264,6 +265,47 @@ static void test_environment(const char *self)
     }
 }
 
+/*
+ * Before the tunables are in place (special == 0: a memset called before
+ * any constructor ran), every size past a variant's small classes goes
+ * out of line, where sizes below both thresholds take the variant's own
+ * loop.  Run it with special forced to 0 for every size to 4 KiB, every
+ * destination offset mod 64 for some, with bytes around the range that
+ * must not change.
+ */
+static void test_before_init(void)
+{
+    static unsigned char buf[4096 + 3 * 64];
+    const struct ml_function *f = ml_function_find("memset");
+    const struct ml_memset_tunables *t = ml_memset_tunables();
+    size_t special = t->special, special_sse2 = t->special_sse2;
+    char what[96];
+    for (unsigned v = 0; f && v < f->nvariants; v++) {
+        if (!ml_level_supported(f->variants[v].level))
+            continue;
+        unsigned bad = 0, calls = 0;
+        for (size_t n = 0; n <= 4096; n++)
+            for (size_t off = 0; off < 64; off += n % 61 == 0 ? 1 : 64) {
+                memlane_memset_generic(buf, 0x5a, sizeof buf);
+                __atomic_store_n(&ml_memset_tun.special, 0, __ATOMIC_RELAXED);
+                __atomic_store_n(&ml_memset_tun.special_sse2, 0, __ATOMIC_RELAXED);
+                void *r = f->variants[v].fn.set(buf + 64 + off, 0xc3, n);
+                __atomic_store_n(&ml_memset_tun.special, special, __ATOMIC_RELAXED);
+                __atomic_store_n(&ml_memset_tun.special_sse2, special_sse2,
+                                 __ATOMIC_RELAXED);
+                calls++;
+                int ok = r == buf + 64 + off;
+                for (size_t i = 0; i < sizeof buf; i++)
+                    ok &= buf[i] == (i >= 64 + off && i < 64 + off + n ? 0xc3 : 0x5a);
+                bad += !ok;
+            }
+        snprintf(what, sizeof what, "memset_%s: %u of %u calls wrong",
+                 f->variants[v].name, bad, calls);
+        check(bad == 0, "before-init", what);
+    }
+    check(f != NULL, "before-init", "memset in the variant table");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--print")) {
@@ -278,6 +320,7 @@ int main(int argc, char **argv)
     test_parser();
     test_defaults();
     test_environment("/proc/self/exe");
+    test_before_init();
     printf("tunables: %u passed, %u failed\n", passed, failed);
     return failed != 0;
 }
