@@ -82,14 +82,6 @@ static inline int ml_diff_at(const unsigned char *p, const unsigned char *q, siz
 /* Bit index of the lowest set bit; m != 0. */
 static inline unsigned ml_ctz64(uint64_t m) { return (unsigned)__builtin_ctzll(m); }
 
-/* x != y, little-endian words: the difference of their first differing
- * bytes (the lowest differing byte of the words). */
-static inline int ml_diff_le64(uint64_t x, uint64_t y)
-{
-    unsigned shift = ml_ctz64(x ^ y) & ~7u;
-    return (int)((x >> shift) & 0xff) - (int)((y >> shift) & 0xff);
-}
-
 /*
  * (m, o) = (mk, ok) if mk != 0, without a branch.  Assembly because C
  * cannot promise it: compilers turn such ternaries into branches when

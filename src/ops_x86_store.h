@@ -22,12 +22,14 @@
  *   mls_head_tail2_or4(d, n, v) the same, and 4 vectors at each end when
  *                               n > 4W, 2W <= n <= 8W (one branch, which
  *                               folds away where the caller knows n > 4W)
+ *   mls_clamped4(d, n, v)       4 vectors at d + min(kW, n - W), no
+ *                               branch, W <= n <= 4W
+ *   mls_head8_tail8(d, n, v)    8 vectors at each end, no branch,
+ *                               8W < n <= 16W
  *   mls_loop_and_tail(d, n, v)  one unaligned vector at each end, aligned
  *                               vectors between, 4 per iteration; n > W
  *   mls_head4_loop_tail4(d, n, v) 4 unaligned vectors at each end, aligned
  *                               vectors between, 4 per iteration; n > 8W
- *   mls_above2w(d, n, v)        glibc's ladder above 2W: 2+2, 4+4, or 4 +
- *                               loop + 4 vectors as one sequence; n > 2W
  *   mls_loop_nt(d, n, v)        the same with non-temporal stores for the
  *                               aligned vectors, then sfence; n > W
  *   mls_masked_upto128(d, n, v) (if MLS_MASKED: AVX-512) two masked
@@ -143,6 +145,39 @@ MLS_INLINE void mls_head_tail2_or4(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STOREU(e - MLS_W, v);
 }
 
+/* W <= n <= 4W with no branch: 4 vectors at d + min(kW, n - W). */
+MLS_INLINE void mls_clamped4(unsigned char *d, size_t n, MLS_VEC v)
+{
+    size_t t = n - MLS_W;
+    MLS_STOREU(d, v);
+    MLS_STOREU(d + (t < MLS_W ? t : MLS_W), v);
+    MLS_STOREU(d + (t < 2 * MLS_W ? t : 2 * MLS_W), v);
+    MLS_STOREU(d + t, v);
+}
+
+/* 8W < n <= 16W with no branch (no loop whose trip count varies): 8
+ * vectors at each end. */
+MLS_INLINE void mls_head8_tail8(unsigned char *d, size_t n, MLS_VEC v)
+{
+    unsigned char *e = d + n;
+    MLS_STOREU(d, v);
+    MLS_STOREU(d + MLS_W, v);
+    MLS_STOREU(d + 2 * MLS_W, v);
+    MLS_STOREU(d + 3 * MLS_W, v);
+    MLS_STOREU(d + 4 * MLS_W, v);
+    MLS_STOREU(d + 5 * MLS_W, v);
+    MLS_STOREU(d + 6 * MLS_W, v);
+    MLS_STOREU(d + 7 * MLS_W, v);
+    MLS_STOREU(e - 8 * MLS_W, v);
+    MLS_STOREU(e - 7 * MLS_W, v);
+    MLS_STOREU(e - 6 * MLS_W, v);
+    MLS_STOREU(e - 5 * MLS_W, v);
+    MLS_STOREU(e - 4 * MLS_W, v);
+    MLS_STOREU(e - 3 * MLS_W, v);
+    MLS_STOREU(e - 2 * MLS_W, v);
+    MLS_STOREU(e - MLS_W, v);
+}
+
 /* Aligned stores, 4 per iteration, from the first vector boundary after
  * d while more than 4W bytes are left before e; returns where it stopped
  * (e - 4W <= p < e when n > W). */
@@ -218,34 +253,6 @@ MLS_INLINE void mls_head4_loop_tail4(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STOREU(last + 3 * MLS_W, v);
 }
 
-/* n > 2W, glibc's ladder as one sequence: 2 unaligned vectors at d; for
- * n <= 4W 2 more ending at e; else 2 more at d+2W, for n > 8W aligned
- * vectors 4 per iteration from the vector boundary at or below d+4W while
- * they start below e-4W, and 4 unaligned vectors ending at e.  The stores
- * at d come first so that each size class falls through to its own
- * return, rather than reaching mls_head_tail2, mls_head_tail2_or4 and
- * mls_head4_loop_tail4 behind branches of their own (docs/memset.md, "The
- * store sequences"). */
-MLS_INLINE void mls_above2w(unsigned char *d, size_t n, MLS_VEC v)
-{
-    unsigned char *e = d + n;
-    MLS_STOREU(d, v);
-    MLS_STOREU(d + MLS_W, v);
-    if (n <= 4 * MLS_W) {
-        MLS_STOREU(e - 2 * MLS_W, v);
-        MLS_STOREU(e - MLS_W, v);
-        return;
-    }
-    MLS_STOREU(d + 2 * MLS_W, v);
-    MLS_STOREU(d + 3 * MLS_W, v);
-    if (n > 8 * MLS_W)
-        mls_loop4_from4w(d, e - 4 * MLS_W, v);
-    MLS_STOREU(e - 4 * MLS_W, v);
-    MLS_STOREU(e - 3 * MLS_W, v);
-    MLS_STOREU(e - 2 * MLS_W, v);
-    MLS_STOREU(e - MLS_W, v);
-}
-
 /* The same with non-temporal stores for the whole vectors.  The two
  * unaligned ends go through the cache; the sfence orders the weakly
  * ordered NT stores before any later store (another thread that sees a
@@ -313,8 +320,9 @@ MLS_INLINE void mls_masked_lines_upto128(unsigned char *d, size_t n, MLS_VEC v)
 #endif
 
 /*
- * The rare path at or above ml_memset_special(): non-temporal stores or
- * rep stosb past their tunables, else the variant's own loop (MLS_LOOP).
+ * The rare path at or above ml_memset_special() (the 16-byte variant:
+ * ml_memset_special_sse2()): non-temporal stores or rep stosb past their
+ * tunables, else the variant's own loop (MLS_LOOP).
  * Out of line, and taking the byte rather than the vector: a vector
  * argument would make the caller realign its stack and keep a frame on
  * every path, small sizes included.  Needs MLS_SPLAT(c) and MLS_LOOP.
@@ -325,7 +333,7 @@ static __attribute__((noinline)) void *mls_set_large(unsigned char *d, int c, si
     MLS_VEC v = MLS_SPLAT(c);
     if (n >= t->nt)
         mls_loop_nt(d, n, v);
-    else if (n >= t->rep_stosb)
+    else if (n >= (MLS_W == 16 ? t->rep_stosb_sse2 : t->rep_stosb))
         mls_rep_stosb(d, c, n);
     else
         MLS_LOOP(d, n, v);

@@ -9,9 +9,10 @@
 # a trial copy such as src/memcmp/avx2x.c defining memlane_memcmp_avx2x
 # comes along) plus probes.c, once per placement: an unused block of
 # pad KiB + pad * 64 + 1 bytes linked first shifts every variant.
-# Environment (mk/ab.mk sets the first four from the Makefile):
+# Environment (mk/bench.mk sets the first five from the Makefile):
 #   AB_FLAGS_sse2, AB_FLAGS_avx2, AB_FLAGS_avx512  each level's target flags
 #   AB_FLAGS_cmp512  extra flags of src/{memcmp,bcmp}/avx512*.c
+#   AB_FLAGS_memset  extra flags of src/memset/*.c (code alignment)
 #   AB_PADS     placements (default "0 1 2 3")
 #   AB_RUN      how to run the harness (default "setarch -R taskset -c 1":
 #               no address randomisation, so a placement is one layout; "true"
@@ -29,7 +30,7 @@ set -eu
 out=$1 cc=$2 func=$3 mode=$4 data=$5
 shift 5
 here=$(dirname "$0")
-: "${AB_FLAGS_sse2:?run by make (mk/ab.mk)}" "${AB_FLAGS_avx2:?}" "${AB_FLAGS_avx512:?}"
+: "${AB_FLAGS_sse2:?run by make (mk/bench.mk)}" "${AB_FLAGS_avx2:?}" "${AB_FLAGS_avx512:?}"
 pads=${AB_PADS:-0 1 2 3}
 mkdir -p "$out"
 rm -rf "$out/src" && cp -r src "$out/src"
@@ -51,6 +52,7 @@ for f in "$out"/src/memset/*.c "$out"/src/memcmp/*.c "$out"/src/bcmp/*.c \
     esac
     case $dir/$(basename "$f") in
     memcmp/avx512*.c | bcmp/avx512*.c) isa="$isa ${AB_FLAGS_cmp512:-}" ;;
+    memset/*.c) isa="$isa ${AB_FLAGS_memset:-}" ;;
     esac
     o="$out/$dir-$(basename "$f" .c).o"
     $cc -fPIC $isa -Iinclude -I"$out/src" -c "$f" -o "$o"

@@ -8,7 +8,7 @@
  *   129..256   32 bytes alone, then two heads + two tails, one test
  *   257..      the first vector, two per iteration on p aligned to 64
  *              (four above 1 KiB), then the two or four ending at n
- * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
+ * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/library.mk).
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"

@@ -11,7 +11,7 @@
  *              64 (four above 1 KiB), then the two or four ending at n
  *              (bcmp's long path); a group that differs is located by
  *              memcmp_locate128/256 (cold)
- * Upper register state: with gcc, mk/memcmp.mk reserves xmm0-15 for this
+ * Upper register state: with gcc, mk/library.mk reserves xmm0-15 for this
  * file, so only zmm16-31 are used, which leave no dirty upper state and
  * need no vzeroupper (a cost on every call).  Other
  * compilers use zmm0-15 and put a vzeroupper before each return.

@@ -43,7 +43,7 @@ __attribute__((aligned(64))) void *memlane_memset_sse2(void *dst, int c, size_t 
         mls_head_tail2_or4(d, n, v); /* n > 4W here: no branch */
         return dst;
     }
-    if (__builtin_expect(n >= ml_memset_special(), 0))
+    if (__builtin_expect(n >= ml_memset_special_sse2(), 0))
         return mls_set_large(d, c, n);
     else
         mls_head4_loop_tail4(d, n, v); /* n > 8W */

@@ -5,7 +5,7 @@
  * the default, never a crash).  Prints "N passed, N failed".
  *
  *   memset-tunables-test            run the checks
- *   memset-tunables-test --print    print "rep_stosb nt" as the library
+ *   memset-tunables-test --print    print "rep_stosb nt rep_stosb_sse2" as the library
  *                                   sees them (used by the checks)
  */
 #include <fcntl.h>
@@ -111,6 +111,9 @@ static void test_defaults(void)
     ml_tunables_defaults(&c, &t);
     snprintf(buf, sizeof buf, "AMD ERMS FSRM 32M LLC: rep %zu nt %zu", t.rep_stosb, t.nt);
     check(t.nt == (size_t)16 << 20 && t.rep_stosb == t.nt, "defaults", buf);
+    /* The sse2 variant's 16-byte loop loses to rep stosb from 2 KiB. */
+    snprintf(buf, sizeof buf, "AMD ERMS: rep (sse2) %zu", t.rep_stosb_sse2);
+    check(t.rep_stosb_sse2 == ML_SSE2_REP_STOSB, "defaults", buf);
 
     /* An AMD L3 above 96 MiB is a sum over CCXs (a KVM guest on Zen 5
      * reports 508 MiB): one 32 MiB CCX is assumed; 96 MiB (3D V-Cache)
@@ -130,6 +133,8 @@ static void test_defaults(void)
     ml_tunables_defaults(&c, &t);
     snprintf(buf, sizeof buf, "AMD family 26: rep %zu nt %zu", t.rep_stosb, t.nt);
     check(t.rep_stosb == ((size_t)1 << 20) && t.nt == ML_THRESHOLD_OFF, "defaults", buf);
+    snprintf(buf, sizeof buf, "AMD family 26: rep (sse2) %zu", t.rep_stosb_sse2);
+    check(t.rep_stosb_sse2 == ML_SSE2_REP_STOSB, "defaults", buf);
     c.family = 0x19;
 
     c.is_intel = 1, c.is_amd = 0;
@@ -141,11 +146,15 @@ static void test_defaults(void)
     ml_tunables_defaults(&c, &t);
     snprintf(buf, sizeof buf, "Intel ERMS 32M LLC: rep %zu nt %zu", t.rep_stosb, t.nt);
     check(t.rep_stosb == 2048 && t.nt == (size_t)16 << 20, "defaults", buf);
+    snprintf(buf, sizeof buf, "Intel ERMS: rep (sse2) %zu", t.rep_stosb_sse2);
+    check(t.rep_stosb_sse2 == 2048, "defaults", buf);
 
     c.erms = 0, c.fsrm = 0;
     ml_tunables_defaults(&c, &t);
-    snprintf(buf, sizeof buf, "Intel no ERMS: rep %zu", t.rep_stosb);
-    check(t.rep_stosb == ML_THRESHOLD_OFF, "defaults", buf);
+    snprintf(buf, sizeof buf, "Intel no ERMS: rep %zu, sse2 %zu", t.rep_stosb,
+             t.rep_stosb_sse2);
+    check(t.rep_stosb == ML_THRESHOLD_OFF && t.rep_stosb_sse2 == ML_THRESHOLD_OFF,
+          "defaults", buf);
 
     c.llc_bytes = 0;
     ml_tunables_defaults(&c, &t);
@@ -218,7 +227,7 @@ static void test_environment(const char *self)
     check(r == 0 && err[0] == 0 && def[0], "env-default", buf);
 
     static const struct {
-        const char *assign, *want; /* want: printed "rep nt", NULL: the defaults */
+        const char *assign, *want; /* want: "rep nt rep-sse2", NULL: the defaults */
         int warns;
     } cases[] = {
         {"MEMLANE_REP_STOSB_THRESHOLD=4K", NULL, 0},
@@ -232,22 +241,22 @@ static void test_environment(const char *self)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         r = run_print(self, cases[i].assign, out, sizeof out, err, sizeof err);
         /* What the library must print: the default with this one change. */
-        size_t rep, nt, want_rep, want_nt;
-        sscanf(def, "%zu %zu", &want_rep, &want_nt);
+        size_t rep, nt, rep2, want_rep, want_nt, want_rep2;
+        sscanf(def, "%zu %zu %zu", &want_rep, &want_nt, &want_rep2);
         const char *val = strchr(cases[i].assign, '=') + 1;
         size_t v;
         if (!cases[i].warns && *val && ml_parse_size(val, &v) == 0) {
             if (!strncmp(cases[i].assign, "MEMLANE_NT", 10))
                 want_nt = v;
             else
-                want_rep = v;
+                want_rep = want_rep2 = v; /* every variant's threshold */
         }
-        int got = sscanf(out, "%zu %zu", &rep, &nt) == 2;
+        int got = sscanf(out, "%zu %zu %zu", &rep, &nt, &rep2) == 3;
         snprintf(
             buf, sizeof buf,
-            "%s: exit %d, printed \"%.60s\" (want %zu %zu), %zu stderr lines: \"%s\"",
-            cases[i].assign, r, out, want_rep, want_nt, count_lines(err), err);
-        int ok = r == 0 && got && rep == want_rep && nt == want_nt &&
+            "%s: exit %d, printed \"%.60s\" (want %zu %zu %zu), %zu stderr lines: \"%s\"",
+            cases[i].assign, r, out, want_rep, want_nt, want_rep2, count_lines(err), err);
+        int ok = r == 0 && got && rep == want_rep && nt == want_nt && rep2 == want_rep2 &&
                  count_lines(err) == (size_t)cases[i].warns &&
                  (!cases[i].warns ||
                   (strstr(err, "memlane:") && strstr(err, "using the default")));
@@ -263,7 +272,7 @@ int main(int argc, char **argv)
         static unsigned char big[1 << 16];
         memlane_memset(big, 1, sizeof big);
         const struct ml_memset_tunables *t = ml_memset_tunables();
-        printf("%zu %zu\n", t->rep_stosb, t->nt);
+        printf("%zu %zu %zu\n", t->rep_stosb, t->nt, t->rep_stosb_sse2);
         return big[4095] == 1 ? 0 : 1;
     }
     test_parser();
