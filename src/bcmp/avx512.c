@@ -2,7 +2,8 @@
 /*
  * bcmp, AVX-512 (BW): the memcmp ladder without locating the difference:
  * XORs of the vectors ORed together (vpternlog) and one test per group.
- *     0..64    one masked compare, the load mask made from n
+ *     0..32    one masked 32-byte compare, the load mask made from n
+ *    33..64    one masked 64-byte compare
  *    65..128   head + tail vector, one test
  *   129..256   32 bytes alone, then two heads + two tails, one test
  *   257..      the first vector, two per iteration on p aligned to 64
@@ -69,6 +70,8 @@ __attribute__((aligned(1024))) int memlane_bcmp_avx512(const void *a, const void
 {
     const unsigned char *p = a, *q = b;
 
+    if (ML_LIKELY(n <= 32))
+        return ml_ne32_masked(p, q, n) != 0;
     if (ML_LIKELY(n <= 64))
         return ml_ne64_masked(p, q, n) != 0;
     /* At most one branch on the data up to 256 bytes (see

@@ -3,7 +3,8 @@
  * memcmp, AVX-512 (BW): 64-byte vectors, compares into mask registers.
  *
  * Size ladder (every load inside [a, a+n)):
- *     0..64    one masked compare, the load mask made from n
+ *     0..32    one masked 32-byte compare, the load mask made from n
+ *    33..64    head + tail 32-byte vector
  *    65..128   head + tail vector, the first differing one picked by cmov
  *   129..256   32 bytes alone, then two heads + two tails picked by cmov
  *   257..      the first vector, then two per iteration on p aligned to
@@ -120,12 +121,18 @@ __attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const vo
     const unsigned char *p = a, *q = b;
     uint64_t m;
 
-    if (ML_LIKELY(n <= 64)) {
-        m = ml_ne64_masked(p, q, n);
+    if (ML_LIKELY(n <= 32)) {
+        m = ml_ne32_masked(p, q, n);
         /* Equal falls through to the return: one taken branch fewer. */
         if (ML_LIKELY(m == 0))
             return 0;
         return ml_diff_at(p, q, ml_ctz64(m));
+    }
+    if (ML_LIKELY(n <= 64)) {
+        __mmask32 m0 = ml_ne32k(p, q), m1 = ml_ne32k(p + n - 32, q + n - 32);
+        if (ML_LIKELY(_kortestz_mask32_u8(m0, m1)))
+            return 0;
+        return ml_diff_at(p, q, ml_ctz64((uint64_t)m0 | (uint64_t)m1 << (n - 32)));
     }
     if (ML_LIKELY(n <= 128))
         return memcmp_65_128(p, q, n);
