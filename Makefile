@@ -3,6 +3,19 @@
 # `make test` runs the suite.  CC=clang works as well as gcc.
 # WERROR=1 turns warnings into errors (CI does this).  BUILD names the
 # output folder (default build/).
+#
+# This file finds out about the toolchain and the version; the rest is in
+# mk/, one file per concern, read in the order below:
+#   library.mk   the library: every source, its flags, the archives, the .so
+#   install.mk   make install/uninstall, the LD_PRELOAD drop-in, man pages
+#   bench.mk     memlane-bench, make ab / memset-ab, bench-programs, same-level
+#   trace.mk     the recording drop-in (libmemlane-trace.so)
+#   test.mk      make test (the suite and its extra parts), sanitize, memcheck,
+#                test-lto, cross-test
+#   check-ct.mk  the constant-time proofs (make check-ct and its matrix)
+#   fuzz.mk      make fuzz, fuzz-ifunc, fuzz-selftest; the corpus replay
+#   lint.mk      make lint, format, format-check
+#   docs.mk      README's commands and the docs' links, as tests
 
 CC      ?= cc
 BUILD   ?= build
@@ -14,10 +27,6 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 IS_CLANG := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | grep -c __clang__)
 ifeq ($(IS_CLANG),1)
   WARN := $(filter-out -Wcast-align=strict,$(WARN)) -Wcast-align
-  # The library must not call itself: no builtin expansion into libcalls.
-  LIB_NOLIBCALL := -fno-builtin
-else
-  LIB_NOLIBCALL := -fno-builtin -fno-tree-loop-distribute-patterns
 endif
 ifneq ($(WERROR),)
   WARN += -Werror
@@ -40,27 +49,13 @@ ifeq ($(LIBC),musl)
   MUSL_VERSION := $(shell $(MUSL_LIBDIR)/libc.so 2>&1 | sed -n 's/^Version //p')
 endif
 
+# Flags of everything compiled here: the library, tests, benchmark.
 BASE_CFLAGS := -std=gnu11 $(WARN) -Iinclude -Isrc
-LIB_CFLAGS  := $(BASE_CFLAGS) -fPIC -fvisibility=hidden $(LIB_NOLIBCALL)
-
-# Target flags of each x86-64 level; a variant file is named after its level.
-FLAGS_generic :=
-FLAGS_sse2    := -msse2
-FLAGS_avx2    := -mavx2 -mbmi -mbmi2 -mmovbe
-FLAGS_avx512  := -mavx2 -mbmi -mbmi2 -mmovbe -mavx512f -mavx512bw -mavx512vl
-# Code that IFUNC resolvers run (src/dispatch.c, cpu.c, env.c): in a static executable
-# they run before libc has set up thread-local storage, which holds the
-# stack protector's canary, so no canary checks there whatever CFLAGS say.
-FLAGS_dispatch := -fno-stack-protector
-FLAGS_cpu      := -fno-stack-protector
-FLAGS_env      := -fno-stack-protector
-
-# The functions, in src/functions.def's order.
-FUNCTIONS := $(shell sed -n 's/^ML_FUNCTION.\([a-z_0-9]*\), .*/\1/p' src/functions.def)
-LEVELS    := generic $(if $(IS_X86_64),sse2 avx2 avx512)
-LIB_SRCS  := src/cpu.c src/dispatch.c src/env.c src/warn.c src/version.c \
-             $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS),$(wildcard src/$(f)/$(l).c)))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# Header dependencies: the compiler writes each object's .d file (-MMD),
+# with an empty rule per header (-MP) so that a removed header is no error.
+DEPFLAGS := -MMD -MP
+OBJCOPY  ?= objcopy
+SUBMAKE  := $(MAKE) --no-print-directory
 
 # The version is written in one place, include/memlane.h's
 # MEMLANE_VERSION_* macros; the file name of the shared library, the
@@ -76,74 +71,8 @@ endif
 SONAME    := libmemlane.so.$(VERSION_MAJOR)
 SOVERSION := $(VERSION)
 
-TEST_BIN  := $(BUILD)/memlane-test
-# The library's objects, one archive member each, for the programs that
-# reach its internals (ml_* functions, the variants by name): the tests
-# and the benchmark.  Not installed: the installed libmemlane.a is made of
-# the same objects with only the API left global (see below).
-LIB_INTERNAL_A := $(BUILD)/libmemlane-internal.a
-OBJCOPY   ?= objcopy
-
-.PHONY: all test clean version
-all: $(BUILD)/libmemlane.a $(BUILD)/libmemlane.so $(TEST_BIN)
-
-# A variant's level is the file name: src/<function>/<level>.c.
-level_of = $(basename $(notdir $(1)))
-# Header dependencies: the compiler writes each object's .d file (-MMD),
-# with an empty rule per header (-MP) so that a removed header is no error.
-DEPFLAGS := -MMD -MP
-$(BUILD)/obj/src/%.o: src/%.c Makefile
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) $(FLAGS_$(call level_of,$<)) -c $< -o $@
-
-$(LIB_INTERNAL_A): $(LIB_OBJS)
-	@rm -f $@
-	$(AR) rcs $@ $^
-
-# The static library users link: every object of the internal archive
-# linked into one relocatable object in which only the functions of the
-# API (src/memlane.map) stay global; ml_cpu, memlane_memset_avx2 and the
-# rest become local, so a program may use those names for its own.
-# With link-time optimisation (-flto in CFLAGS) the objects hold compiler
-# IR, whose symbols objcopy cannot make local: the partial link compiles
-# them (gcc: -flinker-output=nolto-rel; lld does by itself), so this
-# archive holds machine code either way.
-LIB_A_LTO := $(if $(findstring -flto,$(CFLAGS)),$(CFLAGS) \
-               $(if $(filter 1,$(IS_CLANG)),,-flinker-output=nolto-rel))
-$(BUILD)/libmemlane.a: $(LIB_INTERNAL_A) src/memlane.map
-	sed -n 's/^[[:space:]]*\(memlane_[a-z0-9_]*\);.*/\1/p' src/memlane.map > $(BUILD)/obj/api-symbols.txt
-	$(CC) $(LIB_A_LTO) -r -nostdlib -Wl,--whole-archive $(LIB_INTERNAL_A) -Wl,--no-whole-archive \
-	    -o $(BUILD)/obj/libmemlane-all.o
-	$(OBJCOPY) --keep-global-symbols=$(BUILD)/obj/api-symbols.txt \
-	    $(BUILD)/obj/libmemlane-all.o $(BUILD)/obj/libmemlane.o
-	@rm -f $@
-	$(AR) rcs $@ $(BUILD)/obj/libmemlane.o
-
-$(BUILD)/libmemlane.so.$(SOVERSION): $(LIB_OBJS)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,noexecstack $^ -o $@
-
-$(BUILD)/libmemlane.so: $(BUILD)/libmemlane.so.$(SOVERSION)
-	ln -sf libmemlane.so.$(SOVERSION) $(BUILD)/$(SONAME)
-	ln -sf libmemlane.so.$(SOVERSION) $@
-
-# The suite: its runner and harness (tests/suite/), and a suite per
-# function or kind of function: memset, the comparisons (memcmp, bcmp,
-# timingsafe_bcmp, timingsafe_memcmp share one, with each function's
-# own expectations), the dispatch.
-TEST_SRCS := tests/suite/main.c tests/suite/harness.c tests/memset/suite.c \
-             tests/compare/suite.c tests/dispatch/suite.c
-TEST_CFLAGS := $(BASE_CFLAGS) -Itests/suite
-$(TEST_BIN): $(TEST_SRCS) tests/suite/harness.h $(LIB_INTERNAL_A)
-	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(TEST_SRCS) $(LIB_INTERNAL_A) -o $@
-
-test: $(TEST_BIN)
-	sh tests/check-spdx.sh
-	$(TEST_BIN)
-	$(MAKE) --no-print-directory test-extra
-
-# Further parts of `make test`, one double-colon rule per mk/*.mk file.
-.PHONY: test-extra
-test-extra::
+.PHONY: all test test-extra clean version
+all:
 
 clean:
 	rm -rf $(BUILD)
@@ -151,9 +80,10 @@ clean:
 version:
 	@echo $(VERSION)
 
-# Each area of work (benchmark, checks, install, ...) keeps its targets in
-# its own mk/<area>.mk; they may use every variable above.
--include $(sort $(wildcard mk/*.mk))
+# Order matters: a file may name, in its prerequisites, variables of the
+# files before it.
+include mk/library.mk mk/install.mk mk/bench.mk mk/trace.mk mk/test.mk \
+        mk/check-ct.mk mk/fuzz.mk mk/lint.mk mk/docs.mk
 
 # The header dependencies the compiler wrote (DEPFLAGS).
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

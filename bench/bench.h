@@ -120,6 +120,41 @@ void call_list_free(struct call_list *cl);
 /* cum[] from the lengths. */
 void call_list_sum(struct call_list *cl);
 
+/*
+ * Comparisons of lists that go over the buffer many times (table 2,
+ * replays): the inputs are equal but at fixed differing bytes of b in a
+ * zone past the calls' walk, and a call that differs at p is placed so
+ * that one of them is its byte p and none comes before (a difference
+ * placed in the walk would be seen by every call of a later pass over
+ * the same bytes).  Per remainder of (offset + p) mod 64 there are
+ * `copies` such bytes, spaced more than the largest p apart, so calls
+ * keep their alignment and spread over about as many bytes as a walk.
+ * A p of DIFF_EXACT or more is moved down by up to 63 bytes to one
+ * remainder (diff_round), whose byte comes first, past the walk.
+ */
+enum { DIFF_EXACT = 4096 };
+struct diff_zone {
+    size_t big;        /* the byte for p >= DIFF_EXACT; 0: none */
+    size_t first, gap; /* byte m (0 <= m < 64 * copies) is at first +
+                          m * gap + m % 64 */
+    unsigned copies;
+    unsigned next[64]; /* per remainder: the copy the next call takes */
+    size_t end;        /* bytes from the bases the zone needs */
+};
+/* A zone after `walk` bytes of the bases, for differences up to
+ * max_small (< DIFF_EXACT) and max_big (0: none), calls up to max_len. */
+void diff_zone_plan(struct diff_zone *z, size_t walk, size_t max_small, size_t max_big,
+                    size_t max_len);
+/* Makes (value 1) or takes out (0) the zone's differing bytes. */
+void diff_zone_mark(const struct diff_zone *z, unsigned char *a_base,
+                    unsigned char *b_base, int on);
+/* The offset of a call that differs at p (as diff_round leaves it) and
+ * whose offset is `off` modulo 64. */
+size_t diff_zone_place(struct diff_zone *z, size_t off, uint32_t p);
+/* p as replayed at offset `off` modulo 64: p < DIFF_EXACT unchanged, else
+ * moved down to (off + p) % 64 == 0. */
+uint32_t diff_round(size_t off, uint32_t p);
+
 /* Comparisons: the differences placed in b, to be taken out again. */
 struct cmp_data {
     struct call_list *cl;
@@ -132,8 +167,12 @@ struct cmp_data {
                              carries (UINT32_MAX: none); NULL: drawn */
     size_t *pass_end;     /* table 2: where each pass over the buffer ends */
     size_t npasses;
+    struct diff_zone *zone; /* table 2 with differences: where they are */
 };
 void undo_mismatches(void *arg);
+/* MEMLANE_BENCH_CHECK=1: every call of d's list differs where d->pos
+ * says (or not at all), else exit status 3. */
+void check_differences(const struct cmp_data *d);
 /* Differences in the `calls` calls from `first` on (the next sample's). */
 void place_mismatches(struct cmp_data *d, size_t first, size_t calls);
 

@@ -67,6 +67,8 @@ void *bench_rep_stosq(void *dst, int c, size_t n);
  * n a multiple of 256.  NULL where the CPU has neither AVX-512 nor AVX2. */
 ml_set_fn bench_store_loop(const char **what);
 ml_set_fn bench_nt_store_loop(const char **what);
+/* Any n and alignment: the replays' store loop; NULL without AVX2. */
+ml_set_fn bench_store_loop_any(const char **what);
 int bench_bytewise_ct_bcmp(const void *a, const void *b, size_t n);
 int bench_bytewise_ct_memcmp(const void *a, const void *b, size_t n);
 

@@ -168,7 +168,7 @@ void workload_chart(void)
         fprintf(stderr, "memlane-bench: cannot write %s: %s\n", script, strerror(errno));
         return;
     }
-    /* workload-sizes.dat (bench/workload.c): from, to, % per function. */
+    /* workload-sizes.dat (bench/workload.c): from, to, label, % per function. */
     fprintf(
         out,
         "# memlane-bench: the recorded size distribution, %% of each function's calls\n"
@@ -183,8 +183,7 @@ void workload_chart(void)
         "set xtics rotate by -45\n"
         "set key top right\n"
         "set grid ytics\n"
-        "plot for [c=3:8] 'workload-sizes.dat' using c:xtic(stringcolumn(1).'-'."
-        "stringcolumn(2)) title columnheader(c)\n");
+        "plot for [c=4:*] 'workload-sizes.dat' using c:xtic(3) title columnheader(c)\n");
     fclose(out);
     const char *gp = getenv("GNUPLOT");
     char cmd[2 * PATH_MAX + 128];

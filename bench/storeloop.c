@@ -91,6 +91,57 @@ __attribute__((target("avx2"))) static void *nt_store_loop_avx2(void *dst, int c
     return dst;
 }
 
+/* For replays, whose sizes are anything: unaligned vector stores from
+ * dst, the last one ending at dst + n; below one vector, byte stores. */
+__attribute__((target("avx512f"))) static void *store_loop_any_avx512(void *dst, int c,
+                                                                      size_t n)
+{
+    char *p = dst;
+    if (n < 64) {
+        for (volatile char *q = p; n; n--)
+            *q++ = (char)c;
+        return dst;
+    }
+    __m512i v = _mm512_set1_epi32((int)((unsigned char)c * 0x01010101u));
+    char *last = p + n - 64;
+    for (; p < last; p += 64)
+        _mm512_storeu_si512((void *)p, v);
+    _mm512_storeu_si512((void *)last, v);
+    return dst;
+}
+
+__attribute__((target("avx2"))) static void *store_loop_any_avx2(void *dst, int c,
+                                                                 size_t n)
+{
+    char *p = dst;
+    if (n < 32) {
+        for (volatile char *q = p; n; n--)
+            *q++ = (char)c;
+        return dst;
+    }
+    __m256i v = _mm256_set1_epi8((char)c);
+    char *last = p + n - 32;
+    for (; p < last; p += 32)
+        _mm256_storeu_si256((__m256i *)(void *)p, v);
+    _mm256_storeu_si256((__m256i *)(void *)last, v);
+    return dst;
+}
+
+ml_set_fn bench_store_loop_any(const char **what)
+{
+    if (ml_level_supported(ML_AVX512)) {
+        *what = "unaligned AVX-512 store loop, the last store ending at dst + n; bytes "
+                "below 64 (replays)";
+        return store_loop_any_avx512;
+    }
+    if (ml_level_supported(ML_AVX2)) {
+        *what = "unaligned AVX2 store loop, the last store ending at dst + n; bytes "
+                "below 32 (replays)";
+        return store_loop_any_avx2;
+    }
+    return NULL;
+}
+
 ml_set_fn bench_store_loop(const char **what)
 {
     if (ml_level_supported(ML_AVX512)) {
@@ -118,6 +169,11 @@ ml_set_fn bench_nt_store_loop(const char **what)
 }
 #else
 ml_set_fn bench_store_loop(const char **what)
+{
+    (void)what;
+    return NULL;
+}
+ml_set_fn bench_store_loop_any(const char **what)
 {
     (void)what;
     return NULL;

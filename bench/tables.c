@@ -43,6 +43,90 @@ void undo_mismatches(void *arg)
     d->placed = 0;
 }
 
+/* ---- differences at fixed bytes (struct diff_zone) ---- */
+
+static size_t round64(size_t x) { return (x + 63) & ~(size_t)63; }
+
+uint32_t diff_round(size_t off, uint32_t p)
+{
+    return p < DIFF_EXACT ? p : p - (uint32_t)((off + p) % 64);
+}
+
+void diff_zone_plan(struct diff_zone *z, size_t walk, size_t max_small, size_t max_big,
+                    size_t max_len)
+{
+    memset(z, 0, sizeof *z);
+    size_t start = round64(walk);
+    if (max_big) {
+        /* Before it, the walk (no differing byte), as far back as max_big. */
+        z->big = round64(start > max_big + 64 ? start : max_big + 64);
+        start = z->big + 64;
+    }
+    z->gap = round64(max_small + 64);
+    z->copies = (unsigned)((DIST_BUFFER + 64 * z->gap - 1) / (64 * z->gap));
+    z->first = start + z->gap;
+    size_t last = z->first + (64 * (size_t)z->copies - 1) * z->gap + 63;
+    size_t end = last + max_len;
+    if (z->big && z->big + max_len > end)
+        end = z->big + max_len;
+    z->end = round64(end + 64);
+}
+
+static size_t diff_zone_byte(const struct diff_zone *z, size_t m)
+{
+    return z->first + m * z->gap + m % 64;
+}
+
+void diff_zone_mark(const struct diff_zone *z, unsigned char *a_base,
+                    unsigned char *b_base, int on)
+{
+    for (size_t m = 0; m < 64 * (size_t)z->copies; m++) {
+        size_t q = diff_zone_byte(z, m);
+        b_base[q] = on ? (unsigned char)~a_base[q] : a_base[q];
+    }
+    if (z->big)
+        b_base[z->big] = on ? (unsigned char)~a_base[z->big] : a_base[z->big];
+}
+
+size_t diff_zone_place(struct diff_zone *z, size_t off, uint32_t p)
+{
+    if (p >= DIFF_EXACT)
+        return z->big - p; /* (off + p) % 64 == 0 == z->big % 64 */
+    unsigned r = (unsigned)((off + p) % 64);
+    size_t m = r + 64 * (size_t)(z->next[r]++ % z->copies);
+    return diff_zone_byte(z, m) - p;
+}
+
+/* MEMLANE_BENCH_CHECK=1 (the tests): after a layout, every call of the
+ * list must first differ where d->pos says, or have equal inputs
+ * (UINT32_MAX); an error stops the run. */
+void check_differences(const struct cmp_data *d)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("MEMLANE_BENCH_CHECK");
+        on = e && !strcmp(e, "1");
+    }
+    const struct call_list *cl = d->cl;
+    if (!on || !cl->b_base)
+        return;
+    for (size_t i = 0; i < cl->count; i++) {
+        const unsigned char *a = cl->a_base + cl->call[i].off;
+        const unsigned char *b = cl->b_base + cl->call[i].off;
+        size_t n = cl->call[i].len, at = 0;
+        while (at < n && a[at] == b[at])
+            at++;
+        size_t want = d->pos[i] == UINT32_MAX ? n : d->pos[i];
+        if (at != want) {
+            fprintf(stderr,
+                    "memlane-bench: internal error: call %zu of %zu (%zu bytes at offset "
+                    "%u) first differs at %zu, not at %zu\n",
+                    i, cl->count, n, cl->call[i].off, at, want);
+            exit(3);
+        }
+    }
+}
+
 /* A position for --data=mismatch in a call of length len > 0. */
 static uint32_t mismatch_position(size_t len)
 {
@@ -209,7 +293,7 @@ void measure_table1(struct result *r)
                 impl_supports(&f->impls[r->cols[c]], n, ctx.opt.align_a);
 
         progress("table 1: %s size %zu (%u/%u)", f->name, n, row + 1, r->nrows);
-        struct cmp_data d = {&cl, pos, r->data, DIST_LONG, 0, 0, NULL, NULL, 0};
+        struct cmp_data d = {&cl, pos, r->data, DIST_LONG, 0, 0, NULL, NULL, 0, NULL};
         fixed_prepare(&d, 0, cl.count);
         /* Positions are drawn anew before every sample only where the
          * walk revisits slots soon enough for the predictor to learn
@@ -305,30 +389,60 @@ void shuffle_calls(struct bench_call *call, uint32_t *want, size_t i, size_t j)
     }
 }
 
-/* Table 2: every pass in a new order; the sample starts at call 0. */
+/* Table 2: every pass in a new order; the sample starts at call 0.  A
+ * call with a difference goes to the zone (struct diff_zone), at the
+ * offset modulo 64 the pass gives it. */
 static size_t dist_prepare(void *arg, size_t cursor, size_t calls)
 {
     (void)cursor;
+    (void)calls;
     struct cmp_data *d = arg;
     struct call_list *cl = d->cl;
-    undo_mismatches(d);
     for (size_t p = 0, i = 0; p < d->npasses; i = d->pass_end[p++]) {
         shuffle_calls(cl->call, d->want, i, d->pass_end[p]);
         uint32_t off = 0;
         for (size_t c = i; c < d->pass_end[p]; c++) {
             cl->call[c].off = off;
+            d->pos[c] = UINT32_MAX;
+            if (d->zone && d->want[c] != UINT32_MAX) {
+                d->pos[c] = diff_round(off, d->want[c]);
+                cl->call[c].off = (uint32_t)diff_zone_place(d->zone, off, d->pos[c]);
+            }
             off += cl->call[c].len;
         }
     }
-    place_mismatches(d, 0, calls);
+    check_differences(d);
     return 0;
+}
+
+/* The zone for the differences of d's list (none: NULL). */
+static struct diff_zone *dist_zone(struct cmp_data *d, struct diff_zone *z)
+{
+    size_t small = 0, big = 0, any = 0;
+    for (size_t i = 0; i < d->cl->count; i++) {
+        uint32_t p = d->want[i];
+        if (p == UINT32_MAX)
+            continue;
+        any = 1;
+        if (p < DIFF_EXACT)
+            small = p > small ? p : small;
+        else
+            big = p > big ? p : big;
+    }
+    if (!any)
+        return NULL;
+    diff_zone_plan(z, DIST_BUFFER, small, big, DIST_BUFFER);
+    return z;
 }
 
 void measure_table2(struct result *r)
 {
     struct bench_function *f = r->f;
     int cmp = f->kind == ML_KIND_CMP;
-    size_t need = DIST_BUFFER + 8192;
+    /* Room for the walk and the largest zone of differences. */
+    struct diff_zone zone;
+    diff_zone_plan(&zone, DIST_BUFFER, DIFF_EXACT - 1, DIST_BUFFER - 1, DIST_BUFFER);
+    size_t need = zone.end + 8192;
     unsigned char *a = bench_alloc(need);
     unsigned char *b = cmp ? bench_alloc(need) : NULL;
     if (cmp)
@@ -350,7 +464,7 @@ void measure_table2(struct result *r)
 
     for (unsigned row = 0; row < r->nrows; row++) {
         enum dist d = r->dists[row];
-        struct cmp_data dd = {&cl, pos, r->data, d, 0, 0, want, pass_end, 0};
+        struct cmp_data dd = {&cl, pos, r->data, d, 0, 0, want, pass_end, 0, NULL};
         dist_draw(&dd, 4096, cap);
 
         /* The reference loops take only whole aligned blocks: that is
@@ -364,8 +478,11 @@ void measure_table2(struct result *r)
 
         progress("table 2: %s%s (%u/%u)", f->title, dist_name(d), row + 1, r->nrows);
         dist_draw(&dd, row_list_calls(r, row, &cl), cap);
+        if (cmp && (dd.zone = dist_zone(&dd, &zone)))
+            diff_zone_mark(dd.zone, cl.a_base, cl.b_base, 1);
         measure_row(r, row, &cl, dist_prepare, &dd);
-        undo_mismatches(&dd);
+        if (dd.zone)
+            diff_zone_mark(dd.zone, cl.a_base, cl.b_base, 0);
     }
     progress_done();
     bench_free(a, need);

@@ -166,7 +166,7 @@ static uint32_t offset_in_class(const struct ml_trace_data_counts *d, unsigned k
     return (uint32_t)uniform(from[s], to[s]);
 }
 
-static struct call draw_call(struct source *s)
+static struct call draw_call_as_recorded(struct source *s)
 {
     struct call c;
     size_t i = table_draw(&s->size);
@@ -219,6 +219,16 @@ static struct call draw_call(struct source *s)
     return c;
 }
 
+/* A call as replayed: a first difference beyond DIFF_EXACT moved down
+ * by up to 63 bytes (diff_round). */
+static struct call draw_call(struct source *s)
+{
+    struct call c = draw_call_as_recorded(s);
+    if (c.pos != UINT32_MAX)
+        c.pos = diff_round(c.align, c.pos);
+    return c;
+}
+
 /* The drawn list of a function: the same for a seed, whatever its
  * length (--dump-sequence shows its start). */
 static void draw_list(struct source *s, struct call *calls, size_t count)
@@ -234,18 +244,31 @@ struct replay {
     struct cmp_data d; /* first: measure_row passes &d to replay_prepare */
     struct call *calls;
     size_t count;
+    size_t walk;           /* bytes the calls without a difference walk */
+    struct diff_zone zone; /* where the calls with one go */
 };
 
-/* Offsets for the calls in their current order; the differences. */
-static void lay_out(struct replay *rp)
+/* Offsets for the calls in their current order.  memset's calls walk
+ * the buffer one after another (up to SMALL_CALL; larger ones at its
+ * start).  A comparison's inputs that differ go to the zone of
+ * differences (struct diff_zone), the others to a random place of the
+ * buffer: both scattered over about 128 KiB, where a program's compared
+ * records would be, with no stream for a prefetcher to follow.  Every
+ * call at its recorded first address mod 64. */
+static void lay_out(struct replay *rp, int cmp)
 {
     struct call_list *cl = rp->d.cl;
     size_t cursor = 0;
     for (size_t i = 0; i < rp->count; i++) {
         const struct call *c = &rp->calls[i];
         size_t off;
-        if (c->len > SMALL_CALL) {
+        if (c->pos != UINT32_MAX) {
+            off = diff_zone_place(&rp->zone, c->align, c->pos);
+        } else if (c->len > SMALL_CALL) {
             off = c->align;
+        } else if (cmp) {
+            size_t lines = (DIST_BUFFER - c->len - c->align) / 64 + 1;
+            off = (size_t)(rnd64() % lines) * 64 + c->align;
         } else {
             off = ((cursor + 63) & ~(size_t)63) + c->align;
             if (off + c->len > DIST_BUFFER)
@@ -254,7 +277,7 @@ static void lay_out(struct replay *rp)
         }
         cl->call[i].off = (uint32_t)off;
         cl->call[i].len = c->len;
-        rp->d.want[i] = c->pos;
+        rp->d.pos[i] = c->pos;
     }
     cl->count = rp->count;
     call_list_sum(cl);
@@ -273,11 +296,11 @@ static void shuffle(struct call *v, size_t n)
 static size_t replay_prepare(void *arg, size_t cursor, size_t calls)
 {
     (void)cursor;
+    (void)calls;
     struct replay *rp = arg;
-    undo_mismatches(&rp->d);
     shuffle(rp->calls, rp->count);
-    lay_out(rp);
-    place_mismatches(&rp->d, 0, calls);
+    lay_out(rp, rp->d.cl->b_base != NULL);
+    check_differences(&rp->d);
     return 0;
 }
 
@@ -322,6 +345,19 @@ static void add_tuned(size_t rep, size_t nt)
     bench_tuned_impls = 1;
 }
 
+/* The store loop for any size (the tables' store-loop takes whole
+ * aligned blocks only, which a replay's sizes are not). */
+static void add_store_loop_any(void)
+{
+    const char *what;
+    ml_set_fn loop = bench_store_loop_any(&what);
+    if (!loop || bench_impl_index(bench_function_get(BF_MEMSET), "store-loop-any") >= 0)
+        return;
+    struct bench_impl *im = bench_impl_add(BF_MEMSET, "store-loop-any", what, 1);
+    if (im)
+        im->fn.set = loop;
+}
+
 /* The thresholds tried: those within the profile's memset sizes. */
 static void add_threshold_columns(uint64_t largest)
 {
@@ -361,8 +397,11 @@ static void replay_columns(struct result *r)
     r->ncols = 0;
     if (bi >= 0)
         r->cols[r->ncols++] = bi;
+    /* Not the loops that take whole aligned blocks only: no replay has
+     * such sizes alone. */
     for (unsigned i = 0; i < f->nimpls; i++)
-        if ((int)i != bi && wanted(&f->impls[i]))
+        if ((int)i != bi && wanted(&f->impls[i]) && !f->impls[i].size_multiple &&
+            !f->impls[i].dst_align)
             r->cols[r->ncols++] = (int)i;
     r->base_col = bi >= 0 ? 0 : -1;
 }
@@ -416,16 +455,23 @@ static void histogram(FILE *out, const struct profile *p, int tf)
             snprintf(hi, sizeof hi, "...");
         snprintf(range, sizeof range, k < 2 ? "%s" : "%s-%s", lo, hi);
         int bar = (int)((double)cls[k] / (double)most * 50 + 0.5);
-        fprintf(out, "  %14s %6.2f%% ", range,
-                100.0 * (double)cls[k] / (double)p->calls[tf]);
+        double pct = 100.0 * (double)cls[k] / (double)p->calls[tf];
+        if (cls[k] && pct < 0.005)
+            fprintf(out, "  %14s <0.01%% ", range);
+        else
+            fprintf(out, "  %14s %6.2f%% ", range, pct);
         for (int i = 0; i < bar; i++)
             fputc('#', out);
         fputc('\n', out);
     }
 }
 
-/* The gnuplot data of the size distribution (--plot-dir): size classes,
- * percent of calls, per function. */
+static int fn_selected(int tf);
+
+/* The gnuplot data of the size distribution (--plot-dir): per size class
+ * (bit length of n) its range, a label, and the percent of the calls of
+ * each function replayed (record.c's script charts every column from the
+ * fourth on). */
 static void histogram_data(const struct profile *p)
 {
     if (!ctx.opt.plot_dir)
@@ -437,33 +483,42 @@ static void histogram_data(const struct profile *p)
         fprintf(stderr, "memlane-bench: cannot write %s\n", path);
         return;
     }
-    fprintf(out,
-            "# size class (bit length of n): from, to, then %% of calls per function\n"
-            "from to");
+    int shown[MLT_COUNT];
+    fprintf(out, "# size class (bit length of n): from, to, label, then %% of calls per "
+                 "function\nfrom to label");
     for (int f = 0; f < MLT_COUNT; f++)
-        fprintf(out, " %s", ml_trace_fn_names[f]);
+        if ((shown[f] = p->calls[f] && fn_selected(f)))
+            fprintf(out, " %s", ml_trace_fn_names[f]);
     fputc('\n', out);
     for (unsigned k = 0; k < 65; k++) {
-        uint64_t l = k ? (uint64_t)1 << (k - 1) : 0;
+        uint64_t l = k ? (uint64_t)1 << (k - 1) : 0,
+                 h = k ? (k == 64 ? UINT64_MAX : 2 * l - 1) : 0;
         double pct[MLT_COUNT];
         int any = 0;
         for (int f = 0; f < MLT_COUNT; f++) {
             const struct ml_trace_fn_counts *c = &p->c.fn[f];
             uint64_t v = 0;
             if (k <= 13)
-                for (uint64_t n = l; n <= (k ? 2 * l - 1 : 0) && n <= ML_TRACE_EXACT; n++)
+                for (uint64_t n = l; n <= h && n <= ML_TRACE_EXACT; n++)
                     v += c->exact[n];
             if (k >= 13)
                 v += c->pow2[k - 1];
             pct[f] = p->calls[f] ? 100.0 * (double)v / (double)p->calls[f] : 0;
-            any |= v != 0;
+            any |= shown[f] && v != 0;
         }
         if (!any)
             continue;
-        fprintf(out, "%llu %llu", (unsigned long long)l,
-                (unsigned long long)(k ? (k == 64 ? UINT64_MAX : 2 * l - 1) : 0));
+        char lo[16], hi[16];
+        format_size(lo, sizeof lo, (size_t)l);
+        format_size(hi, sizeof hi, (size_t)h);
+        fprintf(out, "%llu %llu %s%s%s", (unsigned long long)l, (unsigned long long)h, lo,
+                k < 2 ? "" : "-",
+                k < 2     ? ""
+                : k == 64 ? "..."
+                          : hi);
         for (int f = 0; f < MLT_COUNT; f++)
-            fprintf(out, " %.4f", pct[f]);
+            if (shown[f])
+                fprintf(out, " %.4f", pct[f]);
         fputc('\n', out);
     }
     fclose(out);
@@ -512,20 +567,27 @@ static int variant_level(const struct bench_function *f, const char *name)
     return -1;
 }
 
-/* Median of the variant the dispatcher would use at a cap of `level`:
- * the last one at or below it; 0 if none was measured. */
-static double at_level(const struct result *r, int level)
+/* The column of the variant the dispatcher would use at a cap of
+ * `level`: the last one at or below it; -1 if none was measured. */
+static int at_level(const struct result *r, int level)
 {
-    double t = 0;
-    int best = -1;
+    int col = -1, best = -1;
     for (unsigned c = 0; c < r->ncols; c++) {
         int l = variant_level(r->f, r->f->impls[r->cols[c]].name);
         if (l >= 0 && l <= level && l >= best && r->cells[c].supported) {
             best = l;
-            t = cell_median(r, c);
+            col = (int)c;
         }
     }
-    return t;
+    return col;
+}
+
+/* A column that can win: measured, and not libc's memcmp, which for the
+ * timing-safe functions is a speed reference only. */
+static int is_candidate(const struct result *r, unsigned c)
+{
+    return r->cells[c].supported && r->cells[c].n &&
+           strcmp(r->f->impls[r->cols[c]].name, "libc-memcmp") != 0;
 }
 
 static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows,
@@ -543,37 +605,61 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
         brand[--n] = 0;
     fprintf(out, "verdict for %s on this CPU (%s):\n", p->program, brand);
     double t_libc = 0, t_memlane = 0;
-    int all_libc = 1;
+    int all_libc = 1, differs = 0;
     for (unsigned i = 0; i < nrows; i++) {
         const struct result *r = &rows[i].r;
         double share = 100.0 * (double)rows[i].calls / (double)(total ? total : 1);
-        /* For the timing-safe functions, libc's memcmp is a speed
-         * reference, not a candidate. */
         int best = -1;
         for (unsigned c = 0; c < r->ncols; c++)
-            if (r->cells[c].supported && r->cells[c].n &&
-                strcmp(r->f->impls[r->cols[c]].name, "libc-memcmp") &&
+            if (is_candidate(r, c) &&
                 (best < 0 || cell_median(r, c) < cell_median(r, (unsigned)best)))
                 best = (int)c;
         if (best < 0)
             continue;
         int lc = col_of(r, "libc"), mc = col_of(r, "memlane");
         double tb = cell_median(r, (unsigned)best);
-        fprintf(out, "  %s (%.1f%% of the calls): fastest %s, %.3g ns a call", r->label,
-                share, r->f->impls[r->cols[best]].name, tb / ctx.timer.tsc_ghz);
-        if (lc >= 0 && lc != best)
+        /* A candidate the fastest does not beat at p < 0.05 ties with it:
+         * then there is no winner to name. */
+        unsigned ntied = 0;
+        for (unsigned c = 0; c < r->ncols; c++)
+            ntied += is_candidate(r, c) && (int)c != best &&
+                     cell_p(r, c, (unsigned)best) >= 0.05;
+        if (ntied) {
+            fprintf(out,
+                    "  %s (%.1f%% of the calls): no difference (Mann-Whitney p >= 0.05) "
+                    "between %s, %.3g ns a call, and",
+                    r->label, share, r->f->impls[r->cols[best]].name,
+                    tb / ctx.timer.tsc_ghz);
+            for (unsigned c = 0, k = 0; c < r->ncols; c++) {
+                double pc = cell_p(r, c, (unsigned)best);
+                if (is_candidate(r, c) && (int)c != best && pc >= 0.05)
+                    fprintf(out, "%s %s (p=%.3f)", k++ ? "," : "",
+                            r->f->impls[r->cols[c]].name, pc);
+            }
+        } else {
+            fprintf(out, "  %s (%.1f%% of the calls): fastest %s, %.3g ns a call",
+                    r->label, share, r->f->impls[r->cols[best]].name,
+                    tb / ctx.timer.tsc_ghz);
+        }
+        if (lc >= 0 && lc != best && !ntied)
             fprintf(out, ", %.2fx as fast as libc (p=%.3f)",
                     cell_median(r, (unsigned)lc) / tb,
                     cell_p(r, (unsigned)lc, (unsigned)best));
-        if (mc >= 0 && mc != best)
-            fprintf(out, "; memlane (dispatched) %.2fx its time (p=%.3f)",
-                    cell_median(r, (unsigned)mc) / tb,
-                    cell_p(r, (unsigned)mc, (unsigned)best));
+        for (int k = 0; k < 2; k++) { /* libc, memlane: their time against it */
+            int c = k ? mc : lc;
+            if (c < 0 || c == best || (!ntied && !k) ||
+                (ntied && cell_p(r, (unsigned)c, (unsigned)best) >= 0.05))
+                continue;
+            fprintf(out, "; %s %.2fx its time (p=%.3f)",
+                    k ? "memlane (dispatched)" : "libc", cell_median(r, (unsigned)c) / tb,
+                    cell_p(r, (unsigned)c, (unsigned)best));
+        }
         fprintf(out, "\n");
         double w = (double)rows[i].calls;
         if (lc >= 0 && mc >= 0) {
             t_libc += w * cell_median(r, (unsigned)lc);
             t_memlane += w * cell_median(r, (unsigned)mc);
+            differs |= cell_p(r, (unsigned)lc, (unsigned)mc) < 0.05;
         } else {
             all_libc = 0;
         }
@@ -586,7 +672,10 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
             "%s time in these functions than libc",
             all_libc ? "" : " (where libc has the function)", fabs(ratio - 1) * 100,
             ratio <= 1 ? "less" : "more");
-        if (fabs(ratio - 1) < 0.02)
+        if (!differs)
+            fprintf(out, " (no difference: Mann-Whitney p >= 0.05 between them in every "
+                         "function)");
+        else if (fabs(ratio - 1) < 0.02)
             fprintf(out, " (within 2%%: no difference worth having)");
         fprintf(out, ".\n");
     }
@@ -600,13 +689,18 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
     }
     for (int level = ML_GENERIC; level < (int)ml_selected_level() && t_now > 0; level++) {
         double t = 0;
-        int complete = 1;
+        int complete = 1, significant = 0;
         for (unsigned i = 0; i < nrows; i++) {
-            double m = at_level(&rows[i].r, level);
+            const struct result *r = &rows[i].r;
+            int lc = at_level(r, level), mc = col_of(r, "memlane");
+            double m = lc >= 0 ? cell_median(r, (unsigned)lc) : 0;
             complete &= m > 0;
             t += (double)rows[i].calls * m;
+            /* Faster somewhere at p < 0.05, or it is noise. */
+            significant |= mc >= 0 && m > 0 && m < cell_median(r, (unsigned)mc) &&
+                           cell_p(r, (unsigned)lc, (unsigned)mc) < 0.05;
         }
-        if (complete && t < 0.98 * t_now) {
+        if (complete && significant && t < 0.98 * t_now) {
             fprintf(
                 out,
                 "  MEMLANE_ARCH=%s would take %.0f%% less time than the default %s.\n",
@@ -675,17 +769,24 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
     size_t cap = 4 * DIST_BUFFER, count = 4096;
     struct replay rp = {.count = count};
     rp.calls = malloc(cap * sizeof *rp.calls);
-    uint32_t *pos = malloc(cap * sizeof *pos), *want = malloc(cap * sizeof *want);
-    if (!rp.calls || !pos || !want)
+    uint32_t *pos = malloc(cap * sizeof *pos);
+    if (!rp.calls || !pos)
         abort();
     draw_list(&s, rp.calls, count);
     double bytes = 0;
     uint64_t biggest = fn_largest(p, tf);
     if (biggest > MAX_CALL)
         biggest = MAX_CALL;
-    size_t need = (biggest > DIST_BUFFER ? biggest : DIST_BUFFER) + 8192;
+    size_t walk = biggest > DIST_BUFFER ? biggest : DIST_BUFFER, need = walk + 8192;
+    int data = tf == MLT_MEMCMP || tf == MLT_BCMP;
+    if (data) { /* room for every difference the profile can give */
+        size_t small = biggest < DIFF_EXACT ? biggest : DIFF_EXACT;
+        diff_zone_plan(&rp.zone, walk, small ? small - 1 : 0,
+                       biggest > DIFF_EXACT ? biggest - 1 : 0, biggest);
+        need = rp.zone.end + 8192;
+    }
     unsigned char *a = bench_alloc(need), *b = cmp ? bench_alloc(need) : NULL;
-    /* b + delta holds what a holds: inputs equal wherever not made to differ. */
+    /* b + delta holds what a holds: inputs equal but in the zone. */
     if (cmp) {
         for (size_t i = 0; i < need - 64; i++)
             a[i] = (unsigned char)rnd64();
@@ -697,10 +798,12 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
                            .b_map = b,
                            .map_len = need};
     call_list_alloc(&cl, cap);
-    rp.d = (struct cmp_data){&cl, pos, r->data, DIST_LONG, 0, 0, want, NULL, 0};
+    if (data)
+        diff_zone_mark(&rp.zone, cl.a_base, cl.b_base, 1);
+    rp.d = (struct cmp_data){&cl, pos, r->data, DIST_LONG, 0, 0, NULL, NULL, 0, NULL};
     for (size_t i = 0; i < cap; i++)
         pos[i] = UINT32_MAX;
-    lay_out(&rp);
+    lay_out(&rp, cmp);
     for (unsigned c = 0; c < r->ncols; c++)
         r->cells[c].supported = r->f->impls[r->cols[c]].size_multiple == 0 &&
                                 r->f->impls[r->cols[c]].dst_align == 0;
@@ -712,9 +815,8 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
     for (size_t i = 0; i < rp.count; i++)
         bytes += rp.calls[i].len;
     r->op_bytes = bytes / (double)rp.count;
-    lay_out(&rp);
+    lay_out(&rp, cmp);
     measure_row(r, 0, &cl, replay_prepare, &rp.d);
-    undo_mismatches(&rp.d);
     progress_done();
 
     /* The header, then table 2's layout. */
@@ -730,7 +832,6 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
             "  each all of %zu calls drawn from the profile (seed %llu) in a new order; "
             "sec/op per call;\n",
             rp.count, (unsigned long long)ctx.opt.seed);
-    int data = tf == MLT_MEMCMP || tf == MLT_BCMP;
     if (data) {
         size_t equal = 0;
         for (size_t i = 0; i < rp.count; i++)
@@ -760,7 +861,6 @@ static void replay_fn(FILE *out, const struct profile *p, int tf, struct row_ver
     call_list_free(&cl);
     free(rp.calls);
     free(pos);
-    free(want);
 }
 
 static int fn_selected(int tf)
@@ -813,6 +913,7 @@ int run_workload(FILE *out, struct profile *p)
     if (p->calls[MLT_MEMSET] + p->calls[MLT_MEMSET_EXPLICIT] &&
         (fn_selected(MLT_MEMSET) || fn_selected(MLT_MEMSET_EXPLICIT))) {
         uint64_t l1 = fn_largest(p, MLT_MEMSET), l2 = fn_largest(p, MLT_MEMSET_EXPLICIT);
+        add_store_loop_any();
         add_threshold_columns(l1 > l2 ? l1 : l2);
     }
     struct row_verdict rows[MLT_COUNT];

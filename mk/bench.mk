@@ -115,3 +115,68 @@ else
 masked-lanes:
 	@echo "$@: x86-64 only (rdtsc); skipped on $(TARGET)"
 endif
+
+# ---- ab: variants against libc at several code placements ----
+# ab (bench/ab): one function's variants against libc's, both in shared
+# libraries, each implementation in a process of its own next to libc, at
+# four code placements; per row the ticks and the time ratio (median over
+# the placements, with its spread).
+#   make ab FUNC=memcmp AB_MODE=fixed[:OFF][:SIZES]|dist[:OFF]|uniform:A-B
+#           AB_DATA=equal|mismatch|mismatch:K|mismatch:A-B
+#           AB_IMPLS="avx2 memlane" AB_GLIBC=default|avx2|sse2
+# (bench/ab/ab.c and run.sh say more.)  `make memset-ab` is the former
+# memset harness's interface: FUNC=memset, its speed-ratio layout.
+# The harness is built (not run) by `make test`, so it keeps compiling.
+FUNC     ?= memcmp
+AB_MODE  ?= dist
+AB_DATA  ?= equal
+AB_IMPLS ?= avx512 avx2 sse2 memlane
+AB_CC     = $(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LIB_NOLIBCALL)
+AB_ENV    = AB_LIBMEMLANE=$(abspath $(BUILD)/libmemlane.so.$(SOVERSION)) \
+            AB_FLAGS_sse2="$(FLAGS_sse2)" AB_FLAGS_avx2="$(FLAGS_avx2)" \
+            AB_FLAGS_avx512="$(FLAGS_avx512)" AB_FLAGS_cmp512="$(ML_NO_LOW_XMM)" \
+            AB_FLAGS_memset="$(FLAGS_fn_memset)"
+.PHONY: ab memset-ab
+ab: $(BUILD)/libmemlane.so.$(SOVERSION)
+	$(AB_ENV) sh bench/ab/run.sh $(BUILD)/ab "$(AB_CC)" $(FUNC) $(AB_MODE) $(AB_DATA) $(AB_IMPLS)
+memset-ab: $(BUILD)/libmemlane.so.$(SOVERSION)
+	$(AB_ENV) AB_FORMAT=speed sh bench/ab/run.sh $(BUILD)/ab "$(AB_CC)" memset $(AB_MODE) - \
+	    $(if $(filter command line,$(origin AB_IMPLS)),$(AB_IMPLS),avx512 memlane null onemask)
+ifeq ($(IS_X86_64),1)
+test-extra::
+	$(AB_ENV) AB_RUN=true sh bench/ab/run.sh $(BUILD)/ab "$(AB_CC)" memcmp dist equal avx2
+endif
+
+# ---- bench-programs: real programs with and without the drop-in ----
+# bench-programs (bench/programs/run.py): real programs (sort, Python, zstd,
+# git, sqlite3) timed with and without the LD_PRELOAD drop-in in
+# alternating pairs; prints each ratio with its spread and checks that the
+# outputs are identical.  It times things, so it is not part of `make test`,
+# which only checks that the script parses and lists its programs.
+#   make bench-programs [BENCH_PROGRAMS_ARGS="--cpu 1 --pairs 10 --only sort,git"]
+BENCH_PROGRAMS_ARGS ?=
+.PHONY: bench-programs
+bench-programs: $(PRELOAD_SO)
+	python3 bench/programs/run.py --preload $(PRELOAD_SO) $(BENCH_PROGRAMS_ARGS)
+test-extra::
+	@if command -v python3 >/dev/null; then \
+	    python3 bench/programs/run.py --dry-run | grep -q '^would run' && echo "bench-programs --dry-run: 1 passed, 0 failed"; \
+	else echo "bench-programs: python3 missing, dry run skipped"; fi
+
+# ---- same-level: against glibc's code of the same level ----
+# memlane's avx2/sse2 variants against glibc's code of the same level
+# (bench/same-level.sh), output in $(BUILD)/same-level;
+# SAME_LEVEL_ARGS="--cpu=1" adds memlane-bench options.
+.PHONY: same-level
+same-level: $(BENCH_BIN)
+	BENCH=$(BENCH_BIN) sh bench/same-level.sh $(BUILD)/same-level $(SAME_LEVEL_ARGS)
+
+# The same-level recipe keeps working: one quick pass with a single size
+# (it checks that glibc still takes its AVX2 and SSE2 code under the
+# tunables).  glibc only.
+ifeq ($(IS_X86_64),1)
+test-extra:: $(BENCH_BIN)
+	@if [ "$(LIBC)" = glibc ]; then \
+	    BENCH=$(BENCH_BIN) sh bench/same-level.sh $(BUILD)/same-level-smoke --quick --sizes=64 -d Short; \
+	else echo "same-level: SKIP with LIBC=$(LIBC): glibc only (GLIBC_TUNABLES, the libc-variants: line)"; fi
+endif

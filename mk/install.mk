@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Install and use (issue 9): exported symbols, man pages, make install /
-# uninstall, memlane.pc, the LD_PRELOAD drop-in, and their tests.
+# Install and use: make install / uninstall (memlane.pc, the CMake
+# package, man pages), the LD_PRELOAD drop-in, and their tests.
 #
 #   make install   [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=...] [CMAKEDIR=...] ...
 #   make uninstall (same variables: removes exactly the installed files)
@@ -19,17 +19,6 @@ CMAKEDIR     ?= $(LIBDIR)/cmake/memlane
 INSTALL      ?= install
 
 .PHONY: install uninstall preload man test-install
-
-# ---- exported symbols: only the public API, in version nodes MEMLANE_* ----
-# -fvisibility=hidden already hides everything else; the version script is
-# the second line of defence and names the ABI.  `private` keeps the flag
-# off the objects built as prerequisites, `override` keeps it when CFLAGS
-# is given on the command line.
-$(BUILD)/libmemlane.so.$(SOVERSION): \
-    private override CFLAGS += -Wl,--version-script=src/memlane.map
-# Relink when the map changes.  Not a prerequisite of the .so itself: its
-# recipe passes every prerequisite ($^) to the linker.
-$(BUILD)/obj/src/dispatch.o: src/memlane.map
 
 # ---- the LD_PRELOAD drop-in ----
 # Linked against the static library (PIC objects), so that objects other
@@ -65,9 +54,8 @@ man: $(BUILD)/man/memlane.7
 all: $(BUILD)/man/memlane.7
 
 # ---- install / uninstall ----
-# The benchmark binary is another area's (mk/bench.mk); installed when that
-# area is present.
-INSTALL_BENCH := $(if $(wildcard mk/bench.mk),$(BUILD)/memlane-bench)
+# The benchmark tool (built by mk/bench.mk, read after this file).
+INSTALL_BENCH := $(BUILD)/memlane-bench
 
 # ${prefix}-relative paths in memlane.pc where the directory is under PREFIX.
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))

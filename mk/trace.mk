@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Recording (issue 18): libmemlane-trace.so, the drop-in that also counts
+# Recording: libmemlane-trace.so, the drop-in that also counts
 # the sizes, alignments and first differences of the calls a program
 # makes (MEMLANE_TRACE=FILE; src/preload/trace.c), and its tests.  The
 # drop-in itself (mk/install.mk) has no recording code at all.

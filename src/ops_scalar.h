@@ -3,8 +3,9 @@
  * Portable scalar building blocks: unaligned loads and stores of 2, 4 and
  * 8 bytes that the compiler turns into single moves, little-endian
  * ordered loads (so byte i of memory is bits 8i..8i+7 on every target),
- * and the "compose" loads that cover 1..8 bytes without a byte loop by
- * overlapping a head and a tail piece.
+ * the "compose" loads that cover 1..8 bytes without a byte loop by
+ * overlapping a head and a tail piece, and the memcmp result of two
+ * differing little-endian words.
  */
 #ifndef MEMLANE_OPS_SCALAR_H
 #define MEMLANE_OPS_SCALAR_H
@@ -106,6 +107,14 @@ ml_load_upto8le(const unsigned char *p, size_t n)
     if (n >= 2)
         return ml_load16le(p) | (uint64_t)ml_load16le(p + n - 2) << 16;
     return p[0];
+}
+
+/* x != y, little-endian words: the difference of their first differing
+ * bytes (the lowest differing byte of the words), as memcmp returns it. */
+static inline __attribute__((__always_inline__)) int ml_diff_le64(uint64_t x, uint64_t y)
+{
+    unsigned shift = (unsigned)__builtin_ctzll(x ^ y) & ~7u;
+    return (int)((x >> shift) & 0xff) - (int)((y >> shift) & 0xff);
 }
 
 #endif /* MEMLANE_OPS_SCALAR_H */

@@ -82,14 +82,6 @@ static inline int ml_diff_at(const unsigned char *p, const unsigned char *q, siz
 /* Bit index of the lowest set bit; m != 0. */
 static inline unsigned ml_ctz64(uint64_t m) { return (unsigned)__builtin_ctzll(m); }
 
-/* x != y, little-endian words: the difference of their first differing
- * bytes (the lowest differing byte of the words). */
-static inline int ml_diff_le64(uint64_t x, uint64_t y)
-{
-    unsigned shift = ml_ctz64(x ^ y) & ~7u;
-    return (int)((x >> shift) & 0xff) - (int)((y >> shift) & 0xff);
-}
-
 /*
  * (m, o) = (mk, ok) if mk != 0, without a branch.  Assembly because C
  * cannot promise it: compilers turn such ternaries into branches when
@@ -320,12 +312,6 @@ static inline uint32_t ml_ne_upto32_masked(const unsigned char *p, const unsigne
     m |= (uint32_t)(p[last] != q[last]) << last;
     return m;
 }
-
-/* 64 bytes as one mask. */
-static inline uint64_t ml_ne32x2(const unsigned char *p, const unsigned char *q)
-{
-    return ml_ne32(p, q) | (uint64_t)ml_ne32(p + 32, q + 32) << 32;
-}
 #endif
 
 /* ---- 64-byte vectors (AVX-512 BW) ---- */
@@ -355,73 +341,39 @@ static inline uint64_t ml_ne64_masked(const unsigned char *p, const unsigned cha
                                    _mm512_maskz_loadu_epi8(k, q));
 }
 
-/* 32-byte vectors with EVEX encodings (AVX-512 VL), which can use
- * ymm16-31: masks from vptestmb, ORs from vpternlog. */
-static inline uint32_t ml_nz32k(__m256i v) { return _mm256_test_epi8_mask(v, v); }
+/* 0 <= n <= 32 bytes in one masked 32-byte compare, as ml_ne64_masked:
+ * on Zen 5 a masked 64-byte load costs more than a 32-byte one, most
+ * where its whole vector spans two cache lines (docs/memcmp.md). */
+static inline uint32_t ml_ne32_masked(const unsigned char *p, const unsigned char *q,
+                                      size_t n)
+{
+    __mmask32 k = _bzhi_u32(~0u, (unsigned)n);
+    return _mm256_cmpneq_epu8_mask(_mm256_maskz_loadu_epi8(k, p),
+                                   _mm256_maskz_loadu_epi8(k, q));
+}
 
+/* Whether the 128 bytes at o differ: two 64-byte vectors, their XORs
+ * ORed (vpternlog), one test. */
+static inline int ml_differ128(const unsigned char *p, const unsigned char *q, size_t o)
+{
+    return ml_nz64(_mm512_or_si512(ml_xor64(p + o, q + o),
+                                   ml_xor64(p + o + 64, q + o + 64))) != 0;
+}
+
+/* Whether the 256 bytes at o differ: four 64-byte vectors, one test. */
+static inline int ml_differ256(const unsigned char *p, const unsigned char *q, size_t o)
+{
+    return ml_nz64(_mm512_or_si512(
+               _mm512_or_si512(ml_xor64(p + o, q + o), ml_xor64(p + o + 64, q + o + 64)),
+               _mm512_or_si512(ml_xor64(p + o + 128, q + o + 128),
+                               ml_xor64(p + o + 192, q + o + 192)))) != 0;
+}
+
+/* 32-byte vectors with EVEX encodings (AVX-512 VL), which can use
+ * ymm16-31. */
 static inline uint32_t ml_ne32k(const unsigned char *p, const unsigned char *q)
 {
     return _mm256_cmpneq_epu8_mask(ml_ld32(p), ml_ld32(q));
-}
-
-static inline __m256i ml_or4_256(__m256i a, __m256i b, __m256i c, __m256i d)
-{
-    return _mm256_or_si256(_mm256_ternarylogic_epi64(a, b, c, 0xfe), d);
-}
-
-/* OR of the XORs of four 32-byte vectors at offsets o0..o3. */
-static inline __m256i ml_xor4_256(const unsigned char *p, const unsigned char *q,
-                                  size_t o0, size_t o1, size_t o2, size_t o3)
-{
-    return ml_or4_256(ml_xor32(p + o0, q + o0), ml_xor32(p + o1, q + o1),
-                      ml_xor32(p + o2, q + o2), ml_xor32(p + o3, q + o3));
-}
-
-/*
- * n > 256, 32-byte vectors: the offset o of a 128-byte window [o, o+128)
- * that holds the first difference, all bytes before o being equal, or
- * SIZE_MAX if the inputs are equal.  This is bcmp's long path (memcmp
- * then locates the byte in the window); it only ORs XORs and tests once
- * per group, so the equal path carries no locating work.
- *   - the first vector alone (inputs that differ at once read 32 bytes);
- *   - then one, two and four vectors and the loop of four on p aligned
- *     to 32 (p + a, a = 1..32): with the early vectors at p + 32, p + 64,
- *     ... every load of a misaligned p was misaligned too, and equal
- *     inputs at 257 B..1 KiB took 1.03-1.25x glibc's time, now ~0.9x;
- *   - the last 1..128 bytes as four vectors or two, ending at n, and no
- *     branch after them (a separate one-vector case, or a branch on the
- *     result there, made the sizes with a four-vector tail, such as
- *     720-768 bytes, 1.15-1.3x glibc's time on equal inputs).
- * Equal inputs fall through every test (ML_UNLIKELY).  32-byte rather
- * than 64-byte vectors: when q is not aligned like p every 64-byte load
- * splits a cache line, and on Zen 4 a zmm loop was 15-25% slower than
- * glibc's ymm one here.  Every load is inside [0, n).
- */
-static inline size_t ml_first_diff_window(const unsigned char *p, const unsigned char *q,
-                                          size_t n)
-{
-    if (ML_UNLIKELY(ml_ne32k(p, q)))
-        return 0;
-    size_t a = 32 - ((uintptr_t)p & 31);
-    const unsigned char *pa = p + a, *qa = q + a;
-    if (ML_UNLIKELY(ml_ne32k(pa, qa)))
-        return a;
-    if (ML_UNLIKELY(ml_nz32k(
-            _mm256_or_si256(ml_xor32(pa + 32, qa + 32), ml_xor32(pa + 64, qa + 64)))))
-        return a + 32;
-    if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(pa, qa, 96, 128, 160, 192))))
-        return a + 96;
-    size_t i = a + 224;
-    for (; i < n - 128; i += 128)
-        if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(p, q, i, i + 32, i + 64, i + 96))))
-            return i;
-    uint32_t nz;
-    if (ML_LIKELY(n - i > 64))
-        nz = ml_nz32k(ml_xor4_256(p, q, n - 128, n - 96, n - 64, n - 32));
-    else
-        nz = ml_nz32k(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
-                                      ml_xor32(p + n - 32, q + n - 32)));
-    return nz ? n - 128 : SIZE_MAX;
 }
 #endif
 

@@ -14,20 +14,18 @@
  *   MLS_MASKED, MLS_STORE_MASKED(p, mask, v)   optionally (AVX-512 only):
  *                        byte-masked store of one vector
  *   MLS_SPLAT(c)         the byte c broadcast to a vector
- *   MLS_LOOP             the block for sizes below the tunables
- *                        (mls_loop_and_tail or mls_head4_loop_tail4)
  * and gets, all static inline, with v the byte broadcast once:
  *   mls_head_tail(d, n, v)      1 vector at each end,  W <= n <= 2W
  *   mls_head_tail2(d, n, v)     2 vectors at each end, 2W <= n <= 4W
  *   mls_head_tail2_or4(d, n, v) the same, and 4 vectors at each end when
  *                               n > 4W, 2W <= n <= 8W (one branch, which
  *                               folds away where the caller knows n > 4W)
- *   mls_loop_and_tail(d, n, v)  one unaligned vector at each end, aligned
- *                               vectors between, 4 per iteration; n > W
+ *   mls_clamped4(d, n, v)       4 vectors at d + min(kW, n - W), no
+ *                               branch, W <= n <= 4W
+ *   mls_head8_tail8(d, n, v)    8 vectors at each end, no branch,
+ *                               8W < n <= 16W
  *   mls_head4_loop_tail4(d, n, v) 4 unaligned vectors at each end, aligned
  *                               vectors between, 4 per iteration; n > 8W
- *   mls_above2w(d, n, v)        glibc's ladder above 2W: 2+2, 4+4, or 4 +
- *                               loop + 4 vectors as one sequence; n > 2W
  *   mls_loop_nt(d, n, v)        the same with non-temporal stores for the
  *                               aligned vectors, then sfence; n > W
  *   mls_masked_upto128(d, n, v) (if MLS_MASKED: AVX-512) two masked
@@ -36,7 +34,7 @@
  *   mls_masked_lines_upto128    the same with aligned lines, near a page end
  *   mls_rep_stosb(d, c, n)      rep stosb
  *   mls_set_large(d, c, n)      out of line: non-temporal, rep stosb or
- *                               MLS_LOOP by the tunables
+ *                               mls_head4_loop_tail4 by the tunables; n > 8W
  * Level-independent blocks come first: ml_set_upto64_sse covers n <= 64.
  */
 #ifndef MEMLANE_OPS_X86_STORE_H
@@ -143,40 +141,36 @@ MLS_INLINE void mls_head_tail2_or4(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STOREU(e - MLS_W, v);
 }
 
-/* Aligned stores, 4 per iteration, from the first vector boundary after
- * d while more than 4W bytes are left before e; returns where it stopped
- * (e - 4W <= p < e when n > W). */
-MLS_INLINE unsigned char *mls_aligned_loop4(unsigned char *d, unsigned char *e, MLS_VEC v)
+/* W <= n <= 4W with no branch: 4 vectors at d + min(kW, n - W). */
+MLS_INLINE void mls_clamped4(unsigned char *d, size_t n, MLS_VEC v)
 {
-    unsigned char *p =
-        (unsigned char *)(((uintptr_t)d + MLS_W) & ~(uintptr_t)(MLS_W - 1));
-    for (; e - p > 4 * MLS_W; p += 4 * MLS_W) {
-        MLS_STOREA(p, v);
-        MLS_STOREA(p + MLS_W, v);
-        MLS_STOREA(p + 2 * MLS_W, v);
-        MLS_STOREA(p + 3 * MLS_W, v);
-    }
-    return p;
+    size_t t = n - MLS_W;
+    MLS_STOREU(d, v);
+    MLS_STOREU(d + (t < MLS_W ? t : MLS_W), v);
+    MLS_STOREU(d + (t < 2 * MLS_W ? t : 2 * MLS_W), v);
+    MLS_STOREU(d + t, v);
 }
 
-/* Align-then-loop: one unaligned vector at d, aligned vectors from the
- * first boundary after d (4 per iteration, then 0-3 more), one unaligned
- * vector ending at e.  Only the first and last stores may cross a cache
- * line.  n > W, so every store lies in [d, e). */
-MLS_INLINE void mls_loop_and_tail(unsigned char *d, size_t n, MLS_VEC v)
+/* 8W < n <= 16W with no branch (no loop whose trip count varies): 8
+ * vectors at each end. */
+MLS_INLINE void mls_head8_tail8(unsigned char *d, size_t n, MLS_VEC v)
 {
     unsigned char *e = d + n;
     MLS_STOREU(d, v);
-    unsigned char *p = mls_aligned_loop4(d, e, v);
-    size_t left = (size_t)(e - p); /* 1 .. 4W */
-    if (left > MLS_W) {
-        MLS_STOREA(p, v);
-        if (left > 2 * MLS_W) {
-            MLS_STOREA(p + MLS_W, v);
-            if (left > 3 * MLS_W)
-                MLS_STOREA(p + 2 * MLS_W, v);
-        }
-    }
+    MLS_STOREU(d + MLS_W, v);
+    MLS_STOREU(d + 2 * MLS_W, v);
+    MLS_STOREU(d + 3 * MLS_W, v);
+    MLS_STOREU(d + 4 * MLS_W, v);
+    MLS_STOREU(d + 5 * MLS_W, v);
+    MLS_STOREU(d + 6 * MLS_W, v);
+    MLS_STOREU(d + 7 * MLS_W, v);
+    MLS_STOREU(e - 8 * MLS_W, v);
+    MLS_STOREU(e - 7 * MLS_W, v);
+    MLS_STOREU(e - 6 * MLS_W, v);
+    MLS_STOREU(e - 5 * MLS_W, v);
+    MLS_STOREU(e - 4 * MLS_W, v);
+    MLS_STOREU(e - 3 * MLS_W, v);
+    MLS_STOREU(e - 2 * MLS_W, v);
     MLS_STOREU(e - MLS_W, v);
 }
 
@@ -216,34 +210,6 @@ MLS_INLINE void mls_head4_loop_tail4(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STOREU(last + MLS_W, v);
     MLS_STOREU(last + 2 * MLS_W, v);
     MLS_STOREU(last + 3 * MLS_W, v);
-}
-
-/* n > 2W, glibc's ladder as one sequence: 2 unaligned vectors at d; for
- * n <= 4W 2 more ending at e; else 2 more at d+2W, for n > 8W aligned
- * vectors 4 per iteration from the vector boundary at or below d+4W while
- * they start below e-4W, and 4 unaligned vectors ending at e.  The stores
- * at d come first so that each size class falls through to its own
- * return, rather than reaching mls_head_tail2, mls_head_tail2_or4 and
- * mls_head4_loop_tail4 behind branches of their own (docs/memset.md, "The
- * store sequences"). */
-MLS_INLINE void mls_above2w(unsigned char *d, size_t n, MLS_VEC v)
-{
-    unsigned char *e = d + n;
-    MLS_STOREU(d, v);
-    MLS_STOREU(d + MLS_W, v);
-    if (n <= 4 * MLS_W) {
-        MLS_STOREU(e - 2 * MLS_W, v);
-        MLS_STOREU(e - MLS_W, v);
-        return;
-    }
-    MLS_STOREU(d + 2 * MLS_W, v);
-    MLS_STOREU(d + 3 * MLS_W, v);
-    if (n > 8 * MLS_W)
-        mls_loop4_from4w(d, e - 4 * MLS_W, v);
-    MLS_STOREU(e - 4 * MLS_W, v);
-    MLS_STOREU(e - 3 * MLS_W, v);
-    MLS_STOREU(e - 2 * MLS_W, v);
-    MLS_STOREU(e - MLS_W, v);
 }
 
 /* The same with non-temporal stores for the whole vectors.  The two
@@ -313,11 +279,13 @@ MLS_INLINE void mls_masked_lines_upto128(unsigned char *d, size_t n, MLS_VEC v)
 #endif
 
 /*
- * The rare path at or above ml_memset_special(): non-temporal stores or
- * rep stosb past their tunables, else the variant's own loop (MLS_LOOP).
+ * The rare path at or above ml_memset_special() (the 16-byte variant:
+ * ml_memset_special_sse2()): non-temporal stores or rep stosb past their
+ * tunables, else the variants' loop (mls_head4_loop_tail4, which their
+ * hot paths also run: every caller has n > 8W).
  * Out of line, and taking the byte rather than the vector: a vector
  * argument would make the caller realign its stack and keep a frame on
- * every path, small sizes included.  Needs MLS_SPLAT(c) and MLS_LOOP.
+ * every path, small sizes included.  Needs MLS_SPLAT(c).
  */
 static __attribute__((noinline)) void *mls_set_large(unsigned char *d, int c, size_t n)
 {
@@ -325,10 +293,10 @@ static __attribute__((noinline)) void *mls_set_large(unsigned char *d, int c, si
     MLS_VEC v = MLS_SPLAT(c);
     if (n >= t->nt)
         mls_loop_nt(d, n, v);
-    else if (n >= t->rep_stosb)
+    else if (n >= (MLS_W == 16 ? t->rep_stosb_sse2 : t->rep_stosb))
         mls_rep_stosb(d, c, n);
     else
-        MLS_LOOP(d, n, v);
+        mls_head4_loop_tail4(d, n, v);
     /* Hide that the result is d: clang otherwise proves it, reuses the
      * caller's copy of d and turns `return mls_set_large(...)` from a
      * jump into a call, which costs the caller a frame on every path. */

@@ -15,7 +15,8 @@
 
 /* Until initialised: no rep stosb, no non-temporal stores, and every
  * large memset takes the path that initialises (special = 0). */
-struct ml_memset_tunables ml_memset_tun = {ML_THRESHOLD_OFF, ML_THRESHOLD_OFF, 0};
+struct ml_memset_tunables ml_memset_tun = {ML_THRESHOLD_OFF, ML_THRESHOLD_OFF,
+                                           ML_THRESHOLD_OFF, 0, 0};
 int ml_memset_tun_ready;
 
 int ml_parse_size_span(const char *s, const char *end, size_t *out)
@@ -79,35 +80,26 @@ int ml_parse_size(const char *s, size_t *out)
 
 void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunables *out)
 {
-    /* See docs/memset.md, "Thresholds", for the measurements behind these. */
-    /* Non-temporal stores from half the LLC: on Zen 4 (32 MiB L3) a
-     * fill that stays in the cache wins below 16 MiB, ties at 16 MiB and
-     * loses by 1.6x or more from 24 MiB. */
+    /* The measurements behind each rule: docs/memset.md, "Thresholds". */
     size_t llc = cpu->llc_bytes;
-    /* No AMD core shares an L3 of more than 96 MiB (one CCX: 16-32 MiB,
-     * 96 MiB with 3D V-Cache), so a larger size is a sum over CCXs: a KVM
-     * guest on Zen 5 reports 508 MiB, which put the NT threshold at 254
-     * MiB and left 32-64 MiB fills 1.5-1.75x slower than glibc's rep
-     * stosb.  Take one CCX's 32 MiB then. */
+    /* An AMD L3 above what one CCX can have is a sum over CCXs. */
     if (cpu->is_amd && llc > ML_AMD_CCX_L3_MAX)
         llc = ML_AMD_CCX_L3_ASSUMED;
+    /* NT stores from half the LLC: a fill that stays in the cache wins below. */
     size_t nt = llc ? llc / 2 : ML_THRESHOLD_OFF;
 
     size_t rep = ML_THRESHOLD_OFF;
     if (cpu->is_intel && cpu->erms)
         rep = 2048; /* glibc's default for Intel ERMS parts (not measured here) */
     else if (cpu->is_amd && cpu->erms && cpu->family == 0x1a) {
-        /* Zen 5 (family 26): rep stosb beats the vector loop from 1 MiB
-         * and is at least as fast as non-temporal stores beyond the
-         * cache (docs/memset.md, "Thresholds"). */
+        /* Zen 5: rep stosb beats the vector loops from 1 MiB and NT stores. */
         rep = (size_t)1 << 20;
         nt = ML_THRESHOLD_OFF;
     } else if (cpu->is_amd)
-        /* Zen 4 (ERMS, FSRM): rep stosb never beats the aligned vector loop
-         * below the NT threshold, but beats it by 1.5-2x beyond the LLC:
-         * so it is the fallback there when NT stores are turned off. */
-        rep = nt;
+        rep = nt; /* Zen 4: rep stosb only as the fallback when NT is off */
     out->rep_stosb = rep;
+    /* The sse2 loop stores 16 bytes at a time: rep stosb wins from 2 KiB. */
+    out->rep_stosb_sse2 = cpu->erms && rep > ML_SSE2_REP_STOSB ? ML_SSE2_REP_STOSB : rep;
     out->nt = nt;
 }
 
@@ -134,16 +126,20 @@ static void warn_bad(const char *name, const char *value)
     ml_warn_line(parts, sizeof parts / sizeof parts[0], 3);
 }
 
-static void apply_env(char **env, const char *name, size_t *value, int warn)
+/* Returns 1 if the variable set *value. */
+static int apply_env(char **env, const char *name, size_t *value, int warn)
 {
     const char *s = ml_env_get(env, name);
     if (!s || !*s)
-        return;
+        return 0;
     size_t v;
-    if (ml_parse_size(s, &v) == 0)
+    if (ml_parse_size(s, &v) == 0) {
         *value = v;
-    else if (warn)
+        return 1;
+    }
+    if (warn)
         warn_bad(name, s);
+    return 0;
 }
 
 void ml_tunables_cpu_defaults(struct ml_memset_tunables *out)
@@ -176,13 +172,18 @@ void ml_tunables_init(void)
     char **env = ml_environ();
     if (env) {
         int first = !__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL);
-        apply_env(env, "MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb, first);
+        /* the variable sets the threshold of every variant */
+        if (apply_env(env, "MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb, first))
+            t.rep_stosb_sse2 = t.rep_stosb;
         apply_env(env, "MEMLANE_NT_THRESHOLD", &t.nt, first);
     }
     t.special = t.rep_stosb < t.nt ? t.rep_stosb : t.nt;
+    t.special_sse2 = t.rep_stosb_sse2 < t.nt ? t.rep_stosb_sse2 : t.nt;
     __atomic_store_n(&ml_memset_tun.rep_stosb, t.rep_stosb, __ATOMIC_RELAXED);
+    __atomic_store_n(&ml_memset_tun.rep_stosb_sse2, t.rep_stosb_sse2, __ATOMIC_RELAXED);
     __atomic_store_n(&ml_memset_tun.nt, t.nt, __ATOMIC_RELAXED);
     __atomic_store_n(&ml_memset_tun.special, t.special, __ATOMIC_RELAXED);
+    __atomic_store_n(&ml_memset_tun.special_sse2, t.special_sse2, __ATOMIC_RELAXED);
     __atomic_store_n(&ml_memset_tun_ready, 1, __ATOMIC_RELEASE);
 }
 

@@ -22,11 +22,18 @@
 #define ML_AMD_CCX_L3_MAX ((size_t)96 << 20)
 #define ML_AMD_CCX_L3_ASSUMED ((size_t)32 << 20)
 
+/* The sse2 variant's rep stosb threshold on CPUs with ERMS (glibc's
+ * rep_stosb_threshold; measured on Zen 4 and Zen 5: docs/memset.md). */
+#define ML_SSE2_REP_STOSB ((size_t)2048)
+
 struct ml_memset_tunables {
-    size_t rep_stosb; /* rep stosb for n >= this (and n < nt) */
-    size_t nt;        /* non-temporal stores for n >= this */
-    size_t special;   /* min(rep_stosb, nt), 0 until initialised: the one
-                         compare in the hot path */
+    size_t rep_stosb;      /* rep stosb for n >= this (and n < nt) */
+    size_t rep_stosb_sse2; /* the same for the sse2 variant: rep stosb beats
+                              a 16-byte store loop from smaller sizes */
+    size_t nt;             /* non-temporal stores for n >= this */
+    size_t special;        /* min(rep_stosb, nt), 0 until initialised: the
+                              one compare in the hot path */
+    size_t special_sse2;   /* min(rep_stosb_sse2, nt), likewise */
 };
 
 ML_HIDDEN extern struct ml_memset_tunables ml_memset_tun;
@@ -43,10 +50,14 @@ static inline const struct ml_memset_tunables *ml_memset_tunables(void)
 }
 
 /* Sizes from this one on take the out-of-line path (which initialises the
- * tunables on its first call). */
+ * tunables on its first call); the sse2 variant's own below. */
 static inline size_t ml_memset_special(void)
 {
     return __atomic_load_n(&ml_memset_tun.special, __ATOMIC_RELAXED);
+}
+static inline size_t ml_memset_special_sse2(void)
+{
+    return __atomic_load_n(&ml_memset_tun.special_sse2, __ATOMIC_RELAXED);
 }
 
 /*

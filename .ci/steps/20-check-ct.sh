@@ -12,14 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-need=()
-dpkg -s valgrind >/dev/null 2>&1 || need+=(valgrind)
-dpkg -s binutils >/dev/null 2>&1 || need+=(binutils)
-command -v clang >/dev/null || need+=(clang)
-if [ ${#need[@]} -gt 0 ]; then
-    apt-get update
-    apt-get install -y "${need[@]}"
-fi
+. .ci/install-missing.sh
+install_missing valgrind binutils clang
 [ -f /usr/include/valgrind/memcheck.h ] || { echo "valgrind/memcheck.h missing"; exit 1; }
 
 start=$SECONDS

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# CI step for issue 8 (hardening): a short differential fuzz run (after the
+# CI step, hardening: a short differential fuzz run (after the
 # harness self-test), the test suite under ASan+UBSan with clang and gcc,
 # under valgrind, static analysis and formatting, and the aarch64 cross-build under qemu.
 # About 7-9 minutes on the 2-core machine.  Installs what a fresh Debian 12
@@ -8,17 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-need=()
-for pkg in clang libclang-rt-14-dev valgrind cppcheck clang-tidy clang-format file \
-           gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-if [ ${#need[@]} -gt 0 ]; then
-    echo "=== hardening: installing ${need[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update
-    apt-get install -y --no-install-recommends "${need[@]}"
-fi
+. .ci/install-missing.sh
+install_missing clang libclang-rt-14-dev valgrind cppcheck clang-tidy clang-format file \
+    gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 
 run() {
     echo "=== hardening: make $*"

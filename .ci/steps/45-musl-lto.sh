@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# CI step for issue 19 (docs/musl.md): musl, static executables, LTO.
+# CI step (docs/musl.md): musl, static executables, LTO.
 #  1. make test with musl-gcc (Debian's musl-tools; the musl package has
 #     the dynamic loader), warnings as errors;
 #  2. on musl the dispatch is the function-pointer path: the suite again
@@ -12,16 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-need=()
-for pkg in musl musl-tools musl-dev lld llvm clang binutils; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-if [ ${#need[@]} -gt 0 ]; then
-    echo "=== musl-lto: installing ${need[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update
-    apt-get install -y --no-install-recommends "${need[@]}"
-fi
+. .ci/install-missing.sh
+install_missing musl musl-tools musl-dev lld llvm clang binutils
 
 start=$SECONDS
 part() { echo "=== musl-lto: $1 took $((SECONDS - t0)) s"; }

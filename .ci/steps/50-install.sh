@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# CI step for install and use (issue 9).  `make test` has already run the
+# CI step: install and use.  `make test` has already run the
 # install tests (tests/install/run.sh) with gcc and clang; they skip what
 # needs pkg-config, groff, mandoc, cmake, gnuplot or the system's man pages
 # when those are missing.  Here:
@@ -16,14 +16,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-missing=()
-for pkg in pkgconf groff-base mandoc cmake gnuplot-nox man-db manpages-dev; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-    echo "installing ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+. .ci/install-missing.sh
+install_missing pkgconf groff-base mandoc cmake gnuplot-nox man-db manpages-dev
+if [ -n "$INSTALLED" ]; then
     make -j2 WERROR=1 BUILD=build-ci-install MEMLANE_REQUIRE_TOOLS=1 test-install
 fi
 

@@ -6,16 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-need=()
-for pkg in pkgconf cmake; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-if [ ${#need[@]} -gt 0 ]; then
-    echo "=== readme: installing ${need[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${need[@]}"
-fi
+. .ci/install-missing.sh
+install_missing pkgconf cmake
 
 start=$SECONDS
 make --no-print-directory BUILD=build-ci-readme MEMLANE_REQUIRE_TOOLS=1 test-readme

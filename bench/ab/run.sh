@@ -13,13 +13,17 @@
 # moves by 16 bytes modulo 64 from one placement to the next, 64-aligned
 # code by 64 bytes and more.  The timing-safe variants and AB_EXTRA_OBJS
 # come right after it, ahead of the aligned functions.
-# Environment (mk/ab.mk sets the first four from the Makefile):
+# Environment (mk/bench.mk sets the first five from the Makefile):
 #   AB_FLAGS_sse2, AB_FLAGS_avx2, AB_FLAGS_avx512  each level's target flags
 #   AB_FLAGS_cmp512  extra flags of src/{memcmp,bcmp}/avx512*.c
+#   AB_FLAGS_memset  extra flags of src/memset/*.c (code alignment)
 #   AB_PADS     placements (default "0 1 2 3")
 #   AB_RUN      how to run the harness (default "setarch -R taskset -c 1":
 #               no address randomisation, so a placement is one layout; "true"
 #               builds only)
+#   AB_STACK_STEP  bytes the stack of the timed calls moves per placement
+#               (default 1104: pad * 1104, so each placement also puts the
+#               return address elsewhere relative to the data; 0: never)
 #   AB_GLIBC    default | avx2 | sse2: glibc's code at that level through
 #               GLIBC_TUNABLES (default: as the environment says)
 #   AB_FORMAT   table (default) | speed (memset-ab's old layout: per row
@@ -34,7 +38,7 @@ set -eu
 out=$1 cc=$2 func=$3 mode=$4 data=$5
 shift 5
 here=$(dirname "$0")
-: "${AB_FLAGS_sse2:?run by make (mk/ab.mk)}" "${AB_FLAGS_avx2:?}" "${AB_FLAGS_avx512:?}"
+: "${AB_FLAGS_sse2:?run by make (mk/bench.mk)}" "${AB_FLAGS_avx2:?}" "${AB_FLAGS_avx512:?}"
 pads=${AB_PADS:-0 1 2 3}
 mkdir -p "$out"
 rm -rf "$out/src" && cp -r src "$out/src"
@@ -56,6 +60,7 @@ for f in "$out"/src/timingsafe_bcmp/*.c "$out"/src/timingsafe_memcmp/*.c \
     esac
     case $dir/$(basename "$f") in
     memcmp/avx512*.c | bcmp/avx512*.c) isa="$isa ${AB_FLAGS_cmp512:-}" ;;
+    memset/*.c) isa="$isa ${AB_FLAGS_memset:-}" ;;
     esac
     o="$out/$dir-$(basename "$f" .c).o"
     $cc -fPIC $isa -Iinclude -I"$out/src" -c "$f" -o "$o"
@@ -84,7 +89,8 @@ run=${AB_RUN:-setarch -R taskset -c 1}
 # the ticks (medians over the placements) and the time ratios.
 for pad in $pads; do
     for impl in "$@"; do
-        $run "$out/ab" "$out/libab$pad.so" "$func" "$mode" "$data" libc "$impl" |
+        AB_STACK=$((pad * ${AB_STACK_STEP:-1104})) \
+            $run "$out/ab" "$out/libab$pad.so" "$func" "$mode" "$data" libc "$impl" |
             awk -v impl="$impl" -v pad="$pad" -v first="${pads%% *}" '
                 /^# libc:/ { if (pad == first) print "#", $3; next }
                 $1 != "size" && $1 != "dist" { print impl, pad, $1, $2, $3 }'

@@ -1,26 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bcmp, AVX2.
- *     0..32    one masked dword load and byte loads, XORs ORed and no
- *              mask (ml_upto32_dword_xor): against glibc's AVX2 code at
- *              1-32 B, 1.22x -> 1.11x its time on equal inputs and
- *              1.17x -> 1.01x with a difference (Zen 4, both code
- *              positions tried)
- *    33..128   one class, one test: vectors at 0, min(32, n - 32),
- *              max(n - 64, 0) and n - 32 (the middle two by conditional
- *              moves, no branch between 33-64 and 65-128): against
- *              glibc's AVX2 code, BcmpMid 1.14x -> 0.96x its time,
- *              MidMismatch 0.85x -> 0.68x, fixed 65-128 B 1.09x ->
- *              1.05x, 33-64 B unchanged (every code position)
+ *     0..32    one whole vector when both stay on their page, the bits
+ *              from n on cleared; else the vector ending at n, or whole
+ *              dwords by a masked load and the last bytes by byte loads
+ *    33..64    head + tail vector, one test
+ *    65..128   vectors at 0, 32, n - 64 and n - 32, one test
  *   129..      head vector, the next three, then four vectors per
  *              iteration, p aligned, then the last one, two or four
  * Up to 128 bytes a group is tested by ANDing vpcmpeqb masks and one
  * vpmovmskb compared with all-ones (as glibc's __memcmp_avx2_movbe
- * does); above, XORs ORed and one vptest.  Measured on Zen 4 against
- * glibc 2.36's AVX2 code, equal inputs: the masks took 33-128 B from
- * 1.18-1.22x glibc's time to 1.00-1.11x, while the same change in the
- * loop made 512 B-1 KiB 1.15-1.22x (vptest: 0.99x), so each keeps its own.
- * The masked 0-32 path: Short distribution 1.9x glibc's time -> 0.93x.
+ * does); above, XORs ORed and one vptest: each measured the faster
+ * where it is used (docs/memcmp.md).
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
@@ -78,14 +69,15 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
         return upto32_in_bounds(p, q, n);
 #endif
     }
-    if (n <= 128) {
-        /* 33..128 as one class, no branch on n: vectors at 0, min(32,
-         * n - 32), max(n - 64, 0) and n - 32. */
-        size_t o1 = n < 64 ? n - 32 : 32, o2 = n > 64 ? n - 64 : 0;
-        return not_all(_mm256_and_si256(
-            _mm256_and_si256(ml_eq32(p, q), ml_eq32(p + o1, q + o1)),
-            _mm256_and_si256(ml_eq32(p + o2, q + o2), ml_eq32(p + n - 32, q + n - 32))));
-    }
+    /* 33..64 apart from 65..128 (two loads, not four), expected, so that
+     * gcc lays it out straight from the entry's one taken branch. */
+    if (ML_LIKELY(n <= 64))
+        return not_all(_mm256_and_si256(ml_eq32(p, q), ml_eq32(p + n - 32, q + n - 32)));
+    if (n <= 128)
+        return not_all(
+            _mm256_and_si256(_mm256_and_si256(ml_eq32(p, q), ml_eq32(p + 32, q + 32)),
+                             _mm256_and_si256(ml_eq32(p + n - 64, q + n - 64),
+                                              ml_eq32(p + n - 32, q + n - 32))));
     if (not_all(ml_eq32(p, q)))
         return 1;
     if (ml_any32(_mm256_or_si256(

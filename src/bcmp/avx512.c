@@ -2,13 +2,13 @@
 /*
  * bcmp, AVX-512 (BW): the memcmp ladder without locating the difference:
  * XORs of the vectors ORed together (vpternlog) and one test per group.
- *     0..64    one masked compare, the load mask made from n
+ *     0..32    one masked 32-byte compare, the load mask made from n
+ *    33..64    one masked 64-byte compare
  *    65..128   head + tail vector, one test
  *   129..256   32 bytes alone, then two heads + two tails, one test
- *   257..      32-byte vectors (see bcmp_long): one, then one, two, four
- *              and four per iteration on p aligned to 32, then the last
- *              two or four ending at n
- * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/memcmp.mk).
+ *   257..      the first vector, two per iteration on p aligned to 64
+ *              (four above 1 KiB), then the two or four ending at n
+ * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/library.mk).
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
@@ -38,44 +38,40 @@ static inline int differ_first_129_256(const unsigned char *p, const unsigned ch
 }
 
 /*
- * n > 256: the loads and tests of ml_first_diff_window (see there, and
- * memcmp's use of it), returning 1 where it returns a window.  Calling it
- * (`!= SIZE_MAX`) compiled to a different layout that was slower on equal
- * inputs (mean 1.09x glibc instead of 0.94x at 0..1 KiB, up to 1.3x), so
- * bcmp keeps its own copy of the shape.
+ * n > 256: the first 64 bytes alone (inputs that differ at once read
+ * little), then two vectors per iteration on p aligned to 64 (p + i,
+ * i = 1..64; only q's loads may split a cache line), four above 1 KiB,
+ * then the two or four ending at n, which re-read bytes found equal.
+ * Equal inputs fall through every test.
  */
 static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    if (ML_UNLIKELY(ml_ne32k(p, q)))
+    if (ML_UNLIKELY(ml_nz64(ml_xor64(p, q))))
         return 1;
-    size_t a = 32 - ((uintptr_t)p & 31);
-    const unsigned char *pa = p + a, *qa = q + a;
-    if (ML_UNLIKELY(ml_ne32k(pa, qa)))
-        return 1;
-    if (ML_UNLIKELY(ml_nz32k(
-            _mm256_or_si256(ml_xor32(pa + 32, qa + 32), ml_xor32(pa + 64, qa + 64)))))
-        return 1;
-    if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(pa, qa, 96, 128, 160, 192))))
-        return 1;
-    size_t i = a + 224;
-    for (; i < n - 128; i += 128)
-        if (ML_UNLIKELY(ml_nz32k(ml_xor4_256(p, q, i, i + 32, i + 64, i + 96))))
+    size_t i = 64 - ((uintptr_t)p & 63);
+    if (n > 1024) {
+        for (; i < n - 256; i += 256)
+            if (ML_UNLIKELY(ml_differ256(p, q, i)))
+                return 1;
+        return ml_differ256(p, q, n - 256);
+    }
+    do {
+        if (ML_UNLIKELY(ml_differ128(p, q, i)))
             return 1;
-    if (ML_LIKELY(n - i > 64))
-        return ml_nz32k(ml_xor4_256(p, q, n - 128, n - 96, n - 64, n - 32)) != 0;
-    return ml_nz32k(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
-                                    ml_xor32(p + n - 32, q + n - 32))) != 0;
+        i += 128;
+    } while (i < n - 128);
+    return ml_differ128(p, q, n - 128);
 }
 
-/* Aligned to 1024 (the code, helpers included, is under 1 KiB): a hot path
- * that straddles a 4 KiB page boundary ran 5-7% slower (the same code
- * placed across 0x9000 and not, side by side in memlane-bench: bcmp at
- * 160-512 bytes); 64-byte alignment left that to the linker. */
+/* Aligned to 1024 (the code, helpers included, is under 1 KiB), so that
+ * the hot path never straddles a 4 KiB page boundary (see memcmp/avx512.c). */
 __attribute__((aligned(1024))) int memlane_bcmp_avx512(const void *a, const void *b,
                                                        size_t n)
 {
     const unsigned char *p = a, *q = b;
 
+    if (ML_LIKELY(n <= 32))
+        return ml_ne32_masked(p, q, n) != 0;
     if (ML_LIKELY(n <= 64))
         return ml_ne64_masked(p, q, n) != 0;
     /* At most one branch on the data up to 256 bytes (see

@@ -2,24 +2,18 @@
 /*
  * memcmp, AVX2: 32-byte vectors, vpcmpeqb + vpmovmskb masks.
  *
- * Size ladder (every load inside [a, a+n)):
- *     0..32    whole dwords by one masked load, the last 1-3 bytes by
- *              byte loads, one mask and no branch on n but n == 0
- *              (ml_ne_upto32_masked)
- *    33..64    head + tail vector, one 64-bit mask
- *    65..128   two head vectors one by one, then two tail vectors
- *   129..256   the same head, the next two, then the last four vectors
- *   257..      the same head, four aligned vectors per iteration, then
- *              the last one, two or four vectors (overlapping)
- * A head/tail pair shifts the tail mask by its offset, so bit i is byte i
- * and one bit scan finds the first difference.  A group of four vectors
- * is tested by ANDing equality masks, one vpmovmskb; which byte differs
- * is found out of line (diff_in128), so the equal path needs no stack
- * frame (the inline search used to cost three pushes and pops on every
- * call).  Against glibc 2.36's __memcmp_avx2_movbe on Zen 4, equal
- * inputs at 160-256 B went from 1.14-1.33x its time to ~1.09x; the
- * masked 0-32 path took the Short distribution from 2.0x its time to
- * parity (fixed sizes 4-32 B: 0.9-1.2x became 1.15-1.3x).
+ * Size ladder:
+ *     0..32    one whole vector when both stay on their page, the bits
+ *              from n on cleared; else the vector ending at n, or whole
+ *              dwords by a masked load and the last bytes by byte loads
+ *    33..64    head + tail vector, one test
+ *    65..128   the head vector, the next one, then the last two
+ *   129..      the head vector, the next three, four aligned vectors per
+ *              iteration, then the last one, two or four (overlapping)
+ * Groups are tested by ANDing vpcmpeqb results, one vpmovmskb; only a
+ * group that differs builds the mask of its differing bytes (bit i =
+ * byte i) for one bit scan, and a group of three or four does that out
+ * of line (diff_in128), so the equal path needs no stack frame.
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
@@ -56,6 +50,26 @@ upto32_page_end(const unsigned char *p, const unsigned char *q, size_t n)
 }
 #endif
 
+/* Two vectors at o0 and o1 (o0 < o1 <= o0 + 32): 0 if equal, else the
+ * difference at their first differing byte. */
+static inline int cmp_pair(const unsigned char *p, const unsigned char *q, size_t o0,
+                           size_t o1)
+{
+    __m256i e0 = ml_eq32(p + o0, q + o0), e1 = ml_eq32(p + o1, q + o1);
+    if (ML_LIKELY(ne_of(_mm256_and_si256(e0, e1)) == 0))
+        return 0;
+    uint64_t m = ne_of(e0) | (uint64_t)ne_of(e1) << (o1 - o0);
+    return ml_diff_at(p, q, o0 + ml_ctz64(m));
+}
+
+/* 33 <= n <= 64 where the head or the tail vector differs: the first
+ * difference.  Out of line, so that the equal path ends in its own ret. */
+static __attribute__((noinline, cold)) int
+diff_head_tail(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    return ml_diff_at(p, q, ml_ctz64(ml_ne32_head_tail(p, q, n)));
+}
+
 static inline int same128(const unsigned char *p, const unsigned char *q, size_t o)
 {
     __m256i all = _mm256_and_si256(
@@ -86,31 +100,33 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
 #endif
     }
-    if (n <= 64) {
-        /* Head and tail tested at once; the mask only if they differ. */
+    /* 33..64: head and tail tested at once.  Expected, so that gcc lays
+     * the equal path out straight to its return: one taken branch (the
+     * size test at entry), as glibc's. */
+    if (ML_LIKELY(n <= 64)) {
         __m256i e0 = ml_eq32(p, q), e1 = ml_eq32(p + n - 32, q + n - 32);
-        if (ML_LIKELY(ne_of(_mm256_and_si256(e0, e1)) == 0))
-            return 0;
-        uint64_t m = ne_of(e0) | (uint64_t)ne_of(e1) << (n - 32);
-        return ml_diff_at(p, q, ml_ctz64(m));
+        if (ML_UNLIKELY(ne_of(_mm256_and_si256(e0, e1)) != 0))
+            return diff_head_tail(p, q, n);
+        return 0;
     }
     /* The first vectors one by one: inputs that differ early leave here
      * after reading little. */
     uint64_t m = ml_ne32(p, q);
     if (m)
         return ml_diff_at(p, q, ml_ctz64(m));
-    if ((m = ml_ne32(p + 32, q + 32)))
-        return ml_diff_at(p, q, 32 + ml_ctz64(m));
     if (n <= 128) {
-        m = ml_ne32x2(p + n - 64, q + n - 64);
-        return m ? ml_diff_at(p, q, n - 64 + ml_ctz64(m)) : 0;
+        if ((m = ml_ne32(p + 32, q + 32)))
+            return ml_diff_at(p, q, 32 + ml_ctz64(m));
+        return cmp_pair(p, q, n - 64, n - 32);
     }
-    if ((m = ml_ne32x2(p + 64, q + 64)))
-        return ml_diff_at(p, q, 64 + ml_ctz64(m));
-    if (n <= 256)
-        return ML_LIKELY(same128(p, q, n - 128)) ? 0 : diff_in128(p, q, n - 128);
-    /* Loop on p aligned to 32 bytes (no split loads on p); the step back
-     * to alignment re-reads at most 31 bytes already found equal. */
+    /* 129 bytes on: the next three vectors as one group, then a loop on
+     * p aligned to 32 bytes (no split loads on p; the step back to
+     * alignment re-reads at most 31 bytes already found equal), no
+     * separate 129..256 class (docs/memcmp.md). */
+    if (ML_UNLIKELY(ne_of(_mm256_and_si256(
+            ml_eq32(p + 32, q + 32),
+            _mm256_and_si256(ml_eq32(p + 64, q + 64), ml_eq32(p + 96, q + 96))))))
+        return diff_in128(p, q, 0);
     size_t i = 128 - ((uintptr_t)p & 31);
     for (; i < n - 128; i += 128)
         if (ML_UNLIKELY(!same128(p, q, i)))
@@ -121,9 +137,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
         m = ml_ne32(p + n - 32, q + n - 32);
         return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
     }
-    if (rest <= 64) {
-        m = ml_ne32x2(p + n - 64, q + n - 64);
-        return m ? ml_diff_at(p, q, n - 64 + ml_ctz64(m)) : 0;
-    }
+    if (rest <= 64)
+        return cmp_pair(p, q, n - 64, n - 32);
     return ML_LIKELY(same128(p, q, n - 128)) ? 0 : diff_in128(p, q, n - 128);
 }

@@ -3,15 +3,17 @@
  * memcmp, AVX-512 (BW): 64-byte vectors, compares into mask registers.
  *
  * Size ladder (every load inside [a, a+n)):
- *     0..64    one masked compare, the load mask made from n
+ *     0..32    one masked 32-byte compare, the load mask made from n
+ *    33..64    head + tail 32-byte vector
  *    65..128   head + tail vector, the first differing one picked by cmov
  *   129..256   32 bytes alone, then two heads + two tails picked by cmov
- *   257..      32-byte vectors (ml_first_diff_window, bcmp's long path)
- *              find a 128-byte window holding the first difference, then
- *              two 64-byte compares locate it (memcmp_locate128, cold)
- * Upper register state: with gcc, mk/memcmp.mk reserves xmm0-15 for this
+ *   257..      the first vector, then two per iteration on p aligned to
+ *              64 (four above 1 KiB), then the two or four ending at n
+ *              (bcmp's long path); a group that differs is located by
+ *              memcmp_locate128/256 (cold)
+ * Upper register state: with gcc, mk/library.mk reserves xmm0-15 for this
  * file, so only zmm16-31 are used, which leave no dirty upper state and
- * need no vzeroupper (it cost ~1.4 cycles a call on Zen 4).  Other
+ * need no vzeroupper (a cost on every call).  Other
  * compilers use zmm0-15 and put a vzeroupper before each return.
  */
 #include "internal.h"
@@ -19,39 +21,47 @@
 
 /*
  * The first difference in [o, o+128), which holds one, the bytes before o
- * being equal; the byte read back.  Out of line and cold: the equal path
- * of memcmp_long is then bcmp's (ml_first_diff_window), which on equal
- * inputs was 3-10% faster than locating in place (the masks kept live
- * cost moves and placement), and clearly so on misaligned buffers.  The
- * price is a re-read from L1 when the inputs differ.
- *   - o <= 32: ml_first_diff_window found the difference in one 32-byte
- *     vector at o (its first or its second test), and only that vector
- *     is read again.  Reading the whole window there touched up to two
- *     cache lines the search never read: inputs differing at once in a
- *     256 KiB working set took 2x glibc's time at 4 KiB
- *     (memlane-bench --data=mismatch --mismatch-at=0-31), now 0.75x.
- *   - else the window's bytes were all read by the search: two 64-byte
- *     compares, the first nonzero mask picked by cmov (no branch to
- *     mispredict on random positions: 0.90-0.95x glibc's time there,
- *     0.95-1.15x with 32-byte compares and branches).
+ * being equal; the byte read back.  Out of line and cold, so that the
+ * equal path of memcmp_long only ORs XORs and tests once per group.  Two
+ * 64-byte compares, the first nonzero mask picked by cmov (no branch to
+ * mispredict on random positions).
  */
 static __attribute__((noinline, cold)) int
 memcmp_locate128(const unsigned char *p, const unsigned char *q, size_t o)
 {
-    if (o <= 32)
-        return ml_diff_at(p, q, o + ml_ctz64(ml_ne32k(p + o, q + o)));
     size_t at =
         ml_first_of2(ml_ne64(p + o, q + o), o, ml_ne64(p + o + 64, q + o + 64), o + 64);
     return ml_diff_at(p, q, at);
 }
 
-/* n > 256 (see ml_first_diff_window). */
+/* The first difference in [o, o+256), which holds one (see above). */
+static __attribute__((noinline, cold)) int
+memcmp_locate256(const unsigned char *p, const unsigned char *q, size_t o)
+{
+    return memcmp_locate128(p, q, ml_differ128(p, q, o) ? o : o + 128);
+}
+
+/* n > 256, as bcmp_long (bcmp/avx512.c); the first vector is located in
+ * place, a pair that differs by memcmp_locate128. */
 static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    size_t o = ml_first_diff_window(p, q, n);
-    if (ML_LIKELY(o == SIZE_MAX))
-        return 0;
-    return memcmp_locate128(p, q, o);
+    uint64_t m = ml_ne64(p, q);
+    if (ML_UNLIKELY(m))
+        return ml_diff_at(p, q, ml_ctz64(m));
+    size_t i = 64 - ((uintptr_t)p & 63);
+    if (n > 1024) {
+        for (; i < n - 256; i += 256)
+            if (ML_UNLIKELY(ml_differ256(p, q, i)))
+                return memcmp_locate256(p, q, i);
+        return ML_LIKELY(!ml_differ256(p, q, n - 256)) ? 0
+                                                       : memcmp_locate256(p, q, n - 256);
+    }
+    do {
+        if (ML_UNLIKELY(ml_differ128(p, q, i)))
+            return memcmp_locate128(p, q, i);
+        i += 128;
+    } while (i < n - 128);
+    return ML_LIKELY(!ml_differ128(p, q, n - 128)) ? 0 : memcmp_locate128(p, q, n - 128);
 }
 
 /*
@@ -60,8 +70,7 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
  * differing one is picked with cmov, and the result is read back at that
  * position.  With a random mismatch position every such branch is a
  * likely misprediction, resolved only when the loads arrive; reading all
- * the bytes is cheaper (memlane-bench, 1024 buffer pairs: 0.3-0.5x
- * glibc's time instead of 0.73-0.85x with first-vector early exits).
+ * the bytes is cheaper (docs/memcmp.md).
  * One branch remains on the data, "all equal", which inputs that are
  * either always equal or always different predict.
  */
@@ -80,9 +89,7 @@ static inline int memcmp_65_128(const unsigned char *p, const unsigned char *q, 
  * (the first 64-byte head completed by the next 32 bytes), the first
  * differing vector picked by cmov.  The lone first test keeps inputs that
  * differ at once (sort keys, most unequal strings) from reading 256
- * bytes: without it, 129..512 bytes differing in byte 0 took 2.3-3.6x
- * glibc's time, with it 1.2-1.3x.  It costs a few points of the
- * random-position gain.
+ * bytes, at a small cost on random positions (docs/memcmp.md).
  */
 static inline ML_INLINE_CLANG int
 differ_129_256(const unsigned char *p, const unsigned char *q, size_t n, size_t *at)
@@ -105,22 +112,27 @@ differ_129_256(const unsigned char *p, const unsigned char *q, size_t n, size_t 
     return 1;
 }
 
-/* Aligned to 2048 (the code is 0.9 KiB with gcc, 1.25 KiB with clang):
- * a hot path that straddles a 4 KiB page boundary ran 5-7% slower (the
- * same code placed across 0x9000 and not, side by side in memlane-bench:
- * bcmp at 160-512 bytes); 64-byte alignment left that to the linker. */
+/* Aligned to 2048 (the code is under 2 KiB with gcc and clang), so that
+ * the hot path never straddles a 4 KiB page boundary, which was measured
+ * to slow it (docs/memcmp.md); 64-byte alignment left that to the linker. */
 __attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const void *b,
                                                          size_t n)
 {
     const unsigned char *p = a, *q = b;
     uint64_t m;
 
-    if (ML_LIKELY(n <= 64)) {
-        m = ml_ne64_masked(p, q, n);
+    if (ML_LIKELY(n <= 32)) {
+        m = ml_ne32_masked(p, q, n);
         /* Equal falls through to the return: one taken branch fewer. */
         if (ML_LIKELY(m == 0))
             return 0;
         return ml_diff_at(p, q, ml_ctz64(m));
+    }
+    if (ML_LIKELY(n <= 64)) {
+        __mmask32 m0 = ml_ne32k(p, q), m1 = ml_ne32k(p + n - 32, q + n - 32);
+        if (ML_LIKELY(_kortestz_mask32_u8(m0, m1)))
+            return 0;
+        return ml_diff_at(p, q, ml_ctz64((uint64_t)m0 | (uint64_t)m1 << (n - 32)));
     }
     if (ML_LIKELY(n <= 128))
         return memcmp_65_128(p, q, n);

@@ -4,13 +4,6 @@
 #include "internal.h"
 #include "ops_scalar.h"
 
-/* x != y, both little-endian: difference of their first differing bytes. */
-static inline int byte_diff(uint64_t x, uint64_t y)
-{
-    unsigned shift = (unsigned)__builtin_ctzll(x ^ y) & ~7u;
-    return (int)((x >> shift) & 0xff) - (int)((y >> shift) & 0xff);
-}
-
 int memlane_memcmp_generic(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
@@ -21,16 +14,16 @@ int memlane_memcmp_generic(const void *a, const void *b, size_t n)
             return 0;
         x = ml_load_upto8le(p, n);
         y = ml_load_upto8le(q, n);
-        return x == y ? 0 : byte_diff(x, y);
+        return x == y ? 0 : ml_diff_le64(x, y);
     }
     for (size_t i = 0; i < n - 8; i += 8) {
         x = ml_load64le(p + i);
         y = ml_load64le(q + i);
         if (x != y)
-            return byte_diff(x, y);
+            return ml_diff_le64(x, y);
     }
     /* The last word overlaps bytes already found equal. */
     x = ml_load64le(p + n - 8);
     y = ml_load64le(q + n - 8);
-    return x == y ? 0 : byte_diff(x, y);
+    return x == y ? 0 : ml_diff_le64(x, y);
 }

@@ -6,7 +6,8 @@
  *     0..16    overlapping little-endian words (no byte loop)
  *    17..32    head + tail vector, one 32-bit mask
  *    33..64    two head + two tail vectors
- *    65..128   the first four vectors and the last four ending at n,
+ *    65..96    the first four vectors and the last two ending at n
+ *    97..128   the first four vectors and the last four ending at n,
  *              one test for both
  *   129..      the first four vectors, then four aligned vectors per
  *              iteration, then the last two or four ending at n
@@ -73,9 +74,8 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
 {
     const unsigned char *p = a, *q = b;
 
-    /* The hints only steer gcc's block order: with them 8-16 B keep the
-     * old code's cost and 17-64 B take no extra jump (without them 8-16 B
-     * cost 2 core cycles more on Zen 4; 1-3 B now cost 1 more). */
+    /* The hints only steer gcc's block order: 17-64 B take no extra
+     * jump (docs/memcmp.md). */
     if (ML_UNLIKELY(n <= 16)) {
 #if ML_READ_AROUND
         /* One whole vector when both stay on their page; the bits from n
@@ -105,6 +105,20 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
                           ml_first_of2(ne_mask2(e0, e1), 0, ne_mask2(e2, e3), n - 32));
     }
     if (n <= 128) {
+        /* 65..96 inside this class, so that the sizes above 128 meet no
+         * extra branch: two vectors fewer than 97..128. */
+        if (n <= 96) {
+            __m128i e0 = ml_eq16(p, q), e1 = ml_eq16(p + 16, q + 16);
+            __m128i e2 = ml_eq16(p + 32, q + 32), e3 = ml_eq16(p + 48, q + 48);
+            __m128i e4 = ml_eq16(p + n - 32, q + n - 32),
+                    e5 = ml_eq16(p + n - 16, q + n - 16);
+            __m128i e = _mm_and_si128(ml_and4_16(e0, e1, e2, e3), _mm_and_si128(e4, e5));
+            if (ML_LIKELY(_mm_movemask_epi8(e) == 0xffff))
+                return 0;
+            return ml_diff_at(
+                p, q,
+                ml_first_of2(ne_mask4(e0, e1, e2, e3), 0, ne_mask2(e4, e5), n - 32));
+        }
         /* Both groups before one branch: where a difference lies picks
          * a group by conditional moves. */
         __m128i e0 = ml_eq16(p, q), e1 = ml_eq16(p + 16, q + 16);

@@ -1,22 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* memset, AVX2: 32-byte vectors, glibc's size classes.
+/* memset, AVX2: 32-byte vectors.
  *
  *   n                 stores
  *   0 .. 31           xmm/dword/byte, three classes, clamped overlapping
  *                     stores (ml_set_upto64_sse): 1-3, 4-15, 16-31
- *   32 .. 64          2 ymm, one at each end
- *   65 .. 128         4 ymm, 2 at each end         (mls_above2w)
+ *   32 .. 128         4 ymm at d + min(32k, n - 32), no branch
  *   129 .. 256        8 ymm, 4 at each end
- *   > 256             4 unaligned ymm at d, aligned loop of 4 ymm, then
+ *   257 .. 512        16 ymm, 8 at each end, no loop
+ *   > 512             4 unaligned ymm at d, aligned loop of 4 ymm, then
  *                     4 unaligned ymm ending at d+n (no remainder branch)
  *   >= special        rep stosb / non-temporal by the tunables (checked
- *                     above 64 bytes, where glibc checks its threshold)
- * The order of the tests and blocks is glibc 2.36's
- * __memset_avx2_unaligned_erms: on Zen 5 the same stores behind a
- * different block layout (the classes' own branches, a shared
- * vzeroupper/ret reached by a jump, a loop across a 64-byte line) cost
- * 0.5-1.2 TSC cycles per call at 65-128 B and 272-1024 B
- * (docs/memset-results.md).  The function starts on a 64-byte line.
+ *                     above 512 bytes only)
+ * Up to 512 bytes no loop and one class per size range, so random sizes
+ * meet three unpredictable branches at most (glibc's loop from 257 B
+ * mispredicts its exit); why: docs/memset.md.  The function starts on a
+ * 64-byte line.
  */
 #include <immintrin.h>
 
@@ -29,7 +27,6 @@
 #define MLS_STOREA(p, v) _mm256_store_si256((__m256i *)(void *)(p), (v))
 #define MLS_STORENT(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
 #define MLS_SPLAT(c) _mm256_set1_epi8((char)(c))
-#define MLS_LOOP mls_loop_and_tail
 #include "ops_x86_store.h"
 
 __attribute__((aligned(64))) void *memlane_memset_avx2(void *dst, int c, size_t n)
@@ -41,12 +38,20 @@ __attribute__((aligned(64))) void *memlane_memset_avx2(void *dst, int c, size_t 
         return dst;
     }
     __m256i v = _mm256_set1_epi8((char)c);
-    if (n <= 64) {
-        mls_head_tail(d, n, v);
+    if (n <= 128) {
+        mls_clamped4(d, n, v);
+        return dst;
+    }
+    if (n <= 256) {
+        mls_head_tail2_or4(d, n, v); /* n > 4W here: no branch */
+        return dst;
+    }
+    if (n <= 512) {
+        mls_head8_tail8(d, n, v);
         return dst;
     }
     if (__builtin_expect(n >= ml_memset_special(), 0))
         return mls_set_large(d, c, n);
-    mls_above2w(d, n, v);
+    mls_head4_loop_tail4(d, n, v);
     return dst;
 }

@@ -33,7 +33,6 @@
 #define MLS_MASKED 1
 #define MLS_STORE_MASKED(p, m, v) _mm512_mask_storeu_epi8((void *)(p), (m), (v))
 #define MLS_SPLAT(c) _mm512_set1_epi8((char)(c))
-#define MLS_LOOP mls_head4_loop_tail4 /* n > 512 in mls_set_large here */
 #include "ops_x86_store.h"
 
 #define ML_PAGE 4096

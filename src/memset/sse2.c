@@ -8,13 +8,8 @@
  *   > 128             4 unaligned xmm at d, aligned loop of 4 xmm, then
  *                     4 unaligned xmm ending at d+n (no remainder branch)
  *                     rep stosb / non-temporal above the tunables
- * Measured against glibc 2.36's __memset_sse2_unaligned_erms (docs/memset.md,
- * memset-ab): mls_head4_loop_tail4
- * instead of mls_loop_and_tail (0-3 remainder stores behind three
- * branches) took sizes uniform in 129-512 from 0.68x glibc's speed to
- * 0.99x, Uniform512 0.70 -> 0.95x, Mid 0.98 -> 1.08x; starting the
- * function on a 64-byte line took fixed 16-128 B from 0.82-0.91x (in
- * most placements) to 1.00-1.11x.
+ * No branch on the remainder above 128 B, and the function starts on a
+ * 64-byte line: why, with the measurements, in docs/memset.md.
  */
 #include <emmintrin.h>
 
@@ -27,7 +22,6 @@
 #define MLS_STOREA(p, v) _mm_store_si128((__m128i *)(void *)(p), (v))
 #define MLS_STORENT(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
 #define MLS_SPLAT(c) _mm_set1_epi8((char)(c))
-#define MLS_LOOP mls_loop_and_tail
 #include "ops_x86_store.h"
 
 __attribute__((aligned(64))) void *memlane_memset_sse2(void *dst, int c, size_t n)
@@ -43,7 +37,7 @@ __attribute__((aligned(64))) void *memlane_memset_sse2(void *dst, int c, size_t 
         mls_head_tail2_or4(d, n, v); /* n > 4W here: no branch */
         return dst;
     }
-    if (__builtin_expect(n >= ml_memset_special(), 0))
+    if (__builtin_expect(n >= ml_memset_special_sse2(), 0))
         return mls_set_large(d, c, n);
     else
         mls_head4_loop_tail4(d, n, v); /* n > 8W */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# The constant-time checks over a matrix of build flags (mk/ct.mk):
+# The constant-time checks over a matrix of build flags (mk/check-ct.mk):
 #   matrix.sh insn DIR CT_LIST   check 1 only: each configuration compiles
 #                                the timing-safe objects and the leaky
 #                                controls, with CT_LIST (another build's

@@ -104,7 +104,7 @@ t_exports_nodes() {
 # nm -D --defined-only: the API and the version nodes themselves (absolute
 # symbols); nothing else.
 # GNU ld also defines each version node as an absolute symbol; lld (the
-# clang LTO build, mk/lto.mk) does not, and writes no verdef parents.
+# clang LTO build, mk/test.mk) does not, and writes no verdef parents.
 linked_by_lld() { readelf -p .comment "$SO" 2>/dev/null | grep -q 'Linker: .*LLD'; }
 
 t_exports_only_api() {

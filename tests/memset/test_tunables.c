@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The memset tunables: the size parser, the defaults by CPU, and the
+ * The memset tunables: the size parser, the defaults by CPU, the
  * environment at start-up (a malformed value gives one line on stderr and
- * the default, never a crash).  Prints "N passed, N failed".
+ * the default, never a crash), and the path a large memset takes before
+ * the tunables are in place.  Prints "N passed, N failed".
  *
  *   memset-tunables-test            run the checks
- *   memset-tunables-test --print    print "rep_stosb nt" as the library
+ *   memset-tunables-test --print    print "rep_stosb nt rep_stosb_sse2" as the library
  *                                   sees them (used by the checks)
  */
 #include <fcntl.h>
@@ -111,6 +112,9 @@ static void test_defaults(void)
     ml_tunables_defaults(&c, &t);
     snprintf(buf, sizeof buf, "AMD ERMS FSRM 32M LLC: rep %zu nt %zu", t.rep_stosb, t.nt);
     check(t.nt == (size_t)16 << 20 && t.rep_stosb == t.nt, "defaults", buf);
+    /* The sse2 variant's 16-byte loop loses to rep stosb from 2 KiB. */
+    snprintf(buf, sizeof buf, "AMD ERMS: rep (sse2) %zu", t.rep_stosb_sse2);
+    check(t.rep_stosb_sse2 == ML_SSE2_REP_STOSB, "defaults", buf);
 
     /* An AMD L3 above 96 MiB is a sum over CCXs (a KVM guest on Zen 5
      * reports 508 MiB): one 32 MiB CCX is assumed; 96 MiB (3D V-Cache)
@@ -130,6 +134,8 @@ static void test_defaults(void)
     ml_tunables_defaults(&c, &t);
     snprintf(buf, sizeof buf, "AMD family 26: rep %zu nt %zu", t.rep_stosb, t.nt);
     check(t.rep_stosb == ((size_t)1 << 20) && t.nt == ML_THRESHOLD_OFF, "defaults", buf);
+    snprintf(buf, sizeof buf, "AMD family 26: rep (sse2) %zu", t.rep_stosb_sse2);
+    check(t.rep_stosb_sse2 == ML_SSE2_REP_STOSB, "defaults", buf);
     c.family = 0x19;
 
     c.is_intel = 1, c.is_amd = 0;
@@ -141,11 +147,15 @@ static void test_defaults(void)
     ml_tunables_defaults(&c, &t);
     snprintf(buf, sizeof buf, "Intel ERMS 32M LLC: rep %zu nt %zu", t.rep_stosb, t.nt);
     check(t.rep_stosb == 2048 && t.nt == (size_t)16 << 20, "defaults", buf);
+    snprintf(buf, sizeof buf, "Intel ERMS: rep (sse2) %zu", t.rep_stosb_sse2);
+    check(t.rep_stosb_sse2 == 2048, "defaults", buf);
 
     c.erms = 0, c.fsrm = 0;
     ml_tunables_defaults(&c, &t);
-    snprintf(buf, sizeof buf, "Intel no ERMS: rep %zu", t.rep_stosb);
-    check(t.rep_stosb == ML_THRESHOLD_OFF, "defaults", buf);
+    snprintf(buf, sizeof buf, "Intel no ERMS: rep %zu, sse2 %zu", t.rep_stosb,
+             t.rep_stosb_sse2);
+    check(t.rep_stosb == ML_THRESHOLD_OFF && t.rep_stosb_sse2 == ML_THRESHOLD_OFF,
+          "defaults", buf);
 
     c.llc_bytes = 0;
     ml_tunables_defaults(&c, &t);
@@ -218,7 +228,7 @@ static void test_environment(const char *self)
     check(r == 0 && err[0] == 0 && def[0], "env-default", buf);
 
     static const struct {
-        const char *assign, *want; /* want: printed "rep nt", NULL: the defaults */
+        const char *assign, *want; /* want: "rep nt rep-sse2", NULL: the defaults */
         int warns;
     } cases[] = {
         {"MEMLANE_REP_STOSB_THRESHOLD=4K", NULL, 0},
@@ -232,27 +242,68 @@ static void test_environment(const char *self)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         r = run_print(self, cases[i].assign, out, sizeof out, err, sizeof err);
         /* What the library must print: the default with this one change. */
-        size_t rep, nt, want_rep, want_nt;
-        sscanf(def, "%zu %zu", &want_rep, &want_nt);
+        size_t rep, nt, rep2, want_rep, want_nt, want_rep2;
+        sscanf(def, "%zu %zu %zu", &want_rep, &want_nt, &want_rep2);
         const char *val = strchr(cases[i].assign, '=') + 1;
         size_t v;
         if (!cases[i].warns && *val && ml_parse_size(val, &v) == 0) {
             if (!strncmp(cases[i].assign, "MEMLANE_NT", 10))
                 want_nt = v;
             else
-                want_rep = v;
+                want_rep = want_rep2 = v; /* every variant's threshold */
         }
-        int got = sscanf(out, "%zu %zu", &rep, &nt) == 2;
+        int got = sscanf(out, "%zu %zu %zu", &rep, &nt, &rep2) == 3;
         snprintf(
             buf, sizeof buf,
-            "%s: exit %d, printed \"%.60s\" (want %zu %zu), %zu stderr lines: \"%s\"",
-            cases[i].assign, r, out, want_rep, want_nt, count_lines(err), err);
-        int ok = r == 0 && got && rep == want_rep && nt == want_nt &&
+            "%s: exit %d, printed \"%.60s\" (want %zu %zu %zu), %zu stderr lines: \"%s\"",
+            cases[i].assign, r, out, want_rep, want_nt, want_rep2, count_lines(err), err);
+        int ok = r == 0 && got && rep == want_rep && nt == want_nt && rep2 == want_rep2 &&
                  count_lines(err) == (size_t)cases[i].warns &&
                  (!cases[i].warns ||
                   (strstr(err, "memlane:") && strstr(err, "using the default")));
         check(ok, "env", buf);
     }
+}
+
+/*
+ * Before the tunables are in place (special == 0: a memset called before
+ * any constructor ran), every size past a variant's small classes goes
+ * out of line, where sizes below both thresholds take the variant's own
+ * loop.  Run it with special forced to 0 for every size to 4 KiB, every
+ * destination offset mod 64 for some, with bytes around the range that
+ * must not change.
+ */
+static void test_before_init(void)
+{
+    static unsigned char buf[4096 + 3 * 64];
+    const struct ml_function *f = ml_function_find("memset");
+    const struct ml_memset_tunables *t = ml_memset_tunables();
+    size_t special = t->special, special_sse2 = t->special_sse2;
+    char what[96];
+    for (unsigned v = 0; f && v < f->nvariants; v++) {
+        if (!ml_level_supported(f->variants[v].level))
+            continue;
+        unsigned bad = 0, calls = 0;
+        for (size_t n = 0; n <= 4096; n++)
+            for (size_t off = 0; off < 64; off += n % 61 == 0 ? 1 : 64) {
+                memlane_memset_generic(buf, 0x5a, sizeof buf);
+                __atomic_store_n(&ml_memset_tun.special, 0, __ATOMIC_RELAXED);
+                __atomic_store_n(&ml_memset_tun.special_sse2, 0, __ATOMIC_RELAXED);
+                void *r = f->variants[v].fn.set(buf + 64 + off, 0xc3, n);
+                __atomic_store_n(&ml_memset_tun.special, special, __ATOMIC_RELAXED);
+                __atomic_store_n(&ml_memset_tun.special_sse2, special_sse2,
+                                 __ATOMIC_RELAXED);
+                calls++;
+                int ok = r == buf + 64 + off;
+                for (size_t i = 0; i < sizeof buf; i++)
+                    ok &= buf[i] == (i >= 64 + off && i < 64 + off + n ? 0xc3 : 0x5a);
+                bad += !ok;
+            }
+        snprintf(what, sizeof what, "memset_%s: %u of %u calls wrong",
+                 f->variants[v].name, bad, calls);
+        check(bad == 0, "before-init", what);
+    }
+    check(f != NULL, "before-init", "memset in the variant table");
 }
 
 int main(int argc, char **argv)
@@ -263,12 +314,13 @@ int main(int argc, char **argv)
         static unsigned char big[1 << 16];
         memlane_memset(big, 1, sizeof big);
         const struct ml_memset_tunables *t = ml_memset_tunables();
-        printf("%zu %zu\n", t->rep_stosb, t->nt);
+        printf("%zu %zu %zu\n", t->rep_stosb, t->nt, t->rep_stosb_sse2);
         return big[4095] == 1 ? 0 : 1;
     }
     test_parser();
     test_defaults();
     test_environment("/proc/self/exe");
+    test_before_init();
     printf("tunables: %u passed, %u failed\n", passed, failed);
     return failed != 0;
 }

@@ -8,7 +8,8 @@
 #             file name or --functions
 #   bad       a missing, empty, truncated, foreign-version, hand-edited or
 #             foreign profile: exit status 2, one line naming file and line
-#   replay    a short replay of a recorded profile ends in a verdict;
+#   replay    a short replay of a recorded profile ends in a verdict, one
+#             that names no winner when no p-value is below 0.05;
 #             --record -- CMD records, adds the processes up and replays
 # Never a speed assertion.
 # Environment: BENCH SYNTH TRACE_SO (set by mk/trace.mk).
@@ -208,26 +209,72 @@ t_bad_llvm_memcpy() {
         bad "memlane has no such function" --workload="$T/MemcpyGoogleA.csv" --dump-sequence=1
 }
 
-# A real replay, short: a recorded profile, one function.
+# A real replay, short: a recorded profile, one function.  Two samples a
+# cell can never give a Mann-Whitney p below 0.05 (0.33 at the least, 0.19
+# with ties), so the verdict must name no winner, whatever the times.
 t_replay() {
     mkdir -p "$T/recorded"
     MEMLANE_TRACE=$T/recorded/p LD_PRELOAD=$TRACE_SO "$SYNTH" >/dev/null || return 1
-    "$BENCH" -q --workload="$T/recorded/p" -f memcmp --runs=3 --batch=20 >"$T/out" || return 1
+    "$BENCH" -q --workload="$T/recorded/p" -f memcmp --runs=2 --batch=20 >"$T/out" || return 1
     grep -q '^workload: .*(2 files) (trace-synthetic, 2 processes, 5 threads): 79 calls' "$T/out" &&
         grep -Eq '^Memcmp/trace-synthetic +[0-9.]+[nµ] ± [0-9]+%' "$T/out" &&
         grep -q '^verdict for trace-synthetic' "$T/out" &&
-        grep -q '^  Memcmp/trace-synthetic (100.0% of the calls): fastest ' "$T/out" ||
+        grep -Eq '^  Memcmp/trace-synthetic \(100.0% of the calls\): no difference \(Mann-Whitney p >= 0.05\) between [a-z0-9-]+, [0-9.]+ ns a call, and( [a-z0-9-]+ \(p=[01]\.[0-9]{3}\),?)+$' "$T/out" &&
+        grep -q "^  weighted by the program's calls: .* (no difference: Mann-Whitney p >= 0.05 between them in every function)" "$T/out" &&
+        grep -q '^  No setting tried helps' "$T/out" &&
+        ! grep -q 'fastest\|x as fast\|x its time' "$T/out" ||
+        { cat "$T/out"; return 1; }
+}
+
+# Every call of a sample differs where it was drawn to (or not at all),
+# checked by memlane-bench itself after every layout (MEMLANE_BENCH_CHECK):
+# a replay of two sizes, whose lists go over the buffer many times, one
+# with differences beyond DIFF_EXACT, and table 2 with differences.
+t_differences_where_drawn() {
+    cat >"$T/mix" <<'EOF2'
+memlane-profile 1
+program mix
+pid 1
+processes 1
+threads 1
+diff-scan 256 32
+fn memcmp calls 3000 bytes 100242000
+size memcmp 42 1000
+size memcmp 200 1000
+size memcmp 65536-131071 1000
+align memcmp a 20 3000
+align memcmp b 36 3000
+align memcmp delta 16 3000
+equal memcmp 32-63 200
+differ memcmp 32-63 800
+differ memcmp 128-255 1000
+differ memcmp 65536-131071 1000
+diff-at memcmp 32-63 32-63 800
+diff-at memcmp 128-255 128-255 1000
+diff-at memcmp 65536-131071 32768-65535 1000
+diff-rel memcmp 32-63 15 800
+diff-rel memcmp 128-255 15 1000
+diff-rel memcmp 65536-131071 5 1000
+end 22
+EOF2
+    MEMLANE_BENCH_CHECK=1 "$BENCH" -q --workload="$T/mix" -i libc --runs=3 --batch=20 \
+        >"$T/out" 2>&1 || { cat "$T/out"; return 1; }
+    MEMLANE_BENCH_CHECK=1 "$BENCH" -q -t 2 -f memcmp,bcmp --data=both \
+        -d Short,Mid,Long,Uniform512 -i libc --runs=2 --batch=20 >"$T/out" 2>&1 ||
         { cat "$T/out"; return 1; }
 }
 
 # --record: the command's processes recorded and added up (the parent's
-# 12 memsets and its child's 3).
+# 12 memsets and its child's 3); the chart's data has the function
+# replayed (-f bcmp: 15 of its 18 calls are 16 bytes).
 t_record() {
     "$BENCH" -q --record --plot-dir="$T/recd" -f bcmp --runs=2 --batch=20 -- "$SYNTH" \
         >"$T/out" 2>"$T/err" || { cat "$T/err"; return 1; }
     grep -qx 'processes 2' "$T/recd/profile" && grep -qx 'fn memset calls 12 bytes 10531' \
         "$T/recd/profile" && grep -q '^Bcmp/trace-synthetic ' "$T/out" &&
-        grep -q '^verdict for trace-synthetic' "$T/out" && [ -s "$T/recd/workload-sizes.dat" ] ||
+        grep -q '^verdict for trace-synthetic' "$T/out" &&
+        grep -qx 'from to label bcmp' "$T/recd/workload-sizes.dat" &&
+        grep -qx '16 31 16-31 83.3333' "$T/recd/workload-sizes.dat" ||
         { cat "$T/out" "$T/err"; return 1; }
 }
 
@@ -263,7 +310,8 @@ check "bad: an LLVM file with a word in it" t_bad_llvm_value
 check "bad: an LLVM file of more than 4097 values" t_bad_llvm_long
 check "bad: an LLVM file named for no function" t_bad_llvm_name
 check "bad: an LLVM memcpy distribution" t_bad_llvm_memcpy
-check "a recorded profile replayed, with a verdict" t_replay
+check "every call differs where drawn (replay, table 2), checked per sample" t_differences_where_drawn
+check "a recorded profile replayed; with 2 runs a cell (p >= 0.19) the verdict says no difference" t_replay
 check "--record -- CMD: recorded, added up, replayed" t_record
 check "--record and --dump-sequence misused" t_record_bad
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Constant-time checks (issue 4; docs/constant-time.md).
+# Constant-time checks (docs/constant-time.md).
 #
 #   make check-ct            all four checks on every timingsafe variant
 #   make check-ct CT_LONG=1  the statistical test with 10^7 measurements per class
@@ -8,28 +8,8 @@
 #
 # `make test` runs checks 1 and 2 (the trace on fewer lengths).
 
-# ---- the timing-safe files' code generation, pinned (x86-64) ----
-# Users build with their own CFLAGS (-march=native, -march=x86-64-v4,
-# -O3, -Os, -mtune=...): a compiler given AVX-512 for the AVX2 variant
-# turns a data-dependent compare into a mask and vpmovm2q, which is off
-# the DOIT list; -Os turns the SSE2 variants' integer moves into movaps.
-# The timing-safe files therefore get, after CFLAGS (the last -march,
-# -mtune and -O win): the baseline ISA, generic tuning and -O2, then their
-# level's own -m flags (FLAGS_<level>).  -mno-* also take back features a
-# user named one by one (-mavx512f, -mbmi, ...); those -mno-* cannot list
-# every extension there is (-mavx512vbmi2, -mgfni): check 1 (and
-# `make check-ct-matrix`) is what catches the rest.
-ifeq ($(IS_X86_64),1)
-CT_PIN_COMMON  := -O2 -march=x86-64 -mtune=generic -mno-lzcnt -mno-popcnt -mno-adx
-CT_PIN_generic := $(CT_PIN_COMMON) -mno-sse3 -mno-bmi -mno-bmi2 -mno-movbe
-CT_PIN_sse2    := $(CT_PIN_generic)
-CT_PIN_avx2    := $(CT_PIN_COMMON) -mno-avx512f
-CT_PIN_avx512  := $(CT_PIN_COMMON)
-$(foreach l,$(LEVELS),$(eval \
-    $(BUILD)/obj/src/timingsafe_%/$(l).o: LIB_CFLAGS += $$(CT_PIN_$(l))))
-endif
+# The timing-safe objects, compiled with pinned flags (mk/library.mk).
 CT_TS_OBJS := $(filter $(BUILD)/obj/src/timingsafe_%,$(LIB_OBJS))
-$(CT_TS_OBJS): mk/ct.mk
 
 CT_DIR      := $(BUILD)/ct
 CT_CFLAGS    = $(CFLAGS) $(BASE_CFLAGS) -Itests/ct
@@ -91,7 +71,6 @@ endif
 # valgrind 3.19 (Debian 12) cannot read clang 14's DWARF 5 and gives up,
 # so valgrind runs a copy without debug information (reports then name
 # functions, not lines).
-OBJCOPY ?= objcopy
 $(CT_DIR)/ct-taint-nodebug: $(CT_DIR)/ct-taint
 	$(OBJCOPY) --strip-debug $< $@
 
