@@ -29,7 +29,7 @@
 #ifndef MEMLANE_CT_X86_H
 #define MEMLANE_CT_X86_H
 
-#include <emmintrin.h>
+#include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -131,6 +131,83 @@ ML_CT_INLINE int ml_ct_not_all_ones(uint64_t m, unsigned bits)
                 : "cc"); \
         (int)na_m_; \
     })
+
+/* ---- vector blocks of the timingsafe variants, one group per width ---- */
+
+ML_CT_INLINE __m128i ml_ct_ld16(const unsigned char *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+ML_CT_INLINE __m128i ml_ct_xor16(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_xor_si128(ml_ct_ld16(p), ml_ct_ld16(q));
+}
+
+/* All ones in the bytes where p and q are equal, 0 where they differ. */
+ML_CT_INLINE __m128i ml_ct_eq16(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_cmpeq_epi8(ml_ct_ld16(p), ml_ct_ld16(q));
+}
+
+/* 0 if v is all zero, else 1 (SSE2 has no ptest). */
+ML_CT_INLINE int ml_ct_nonzero16(__m128i v)
+{
+    ML_CT_VBARRIER(v);
+    return ml_ct_not_all_ones(
+        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())), 16);
+}
+
+#if defined(__AVX2__)
+ML_CT_INLINE __m256i ml_ct_ld32(const unsigned char *p)
+{
+    return _mm256_loadu_si256((const __m256i *)(const void *)p);
+}
+
+ML_CT_INLINE __m256i ml_ct_xor32(const unsigned char *p, const unsigned char *q)
+{
+    return _mm256_xor_si256(ml_ct_ld32(p), ml_ct_ld32(q));
+}
+
+ML_CT_INLINE __m256i ml_ct_eq32(const unsigned char *p, const unsigned char *q)
+{
+    return _mm256_cmpeq_epi8(ml_ct_ld32(p), ml_ct_ld32(q));
+}
+
+/* 0 if v is all zero, else 1.  vpcmpeqb/vpmovmskb rather than vptest:
+ * with only domain-neutral consumers clang picks the floating-point forms
+ * (vxorps, vorps) for the whole chain, which are not on the list. */
+ML_CT_INLINE int ml_ct_nonzero32(__m256i v)
+{
+    return ml_ct_not_all_ones(
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())), 32);
+}
+#endif
+
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+ML_CT_INLINE __m512i ml_ct_ld64(const unsigned char *p)
+{
+    return _mm512_loadu_si512((const void *)p);
+}
+
+/* acc | (a ^ b) in one vpternlogq. */
+ML_CT_INLINE __m256i ml_ct_or_xor32(__m256i acc, __m256i a, __m256i b)
+{
+    return _mm256_ternarylogic_epi64(acc, a, b, 0xf6);
+}
+
+ML_CT_INLINE __m512i ml_ct_or_xor64(__m512i acc, __m512i a, __m512i b)
+{
+    return _mm512_ternarylogic_epi64(acc, a, b, 0xf6);
+}
+
+/* 0 if v is all zero, else 1. */
+ML_CT_INLINE int ml_ct_nonzero64(__m512i v)
+{
+    ML_CT_ZBARRIER(v);
+    return (int)ml_ct_nonzero((uint64_t)_mm512_test_epi64_mask(v, v));
+}
+#endif
 
 /* timingsafe_bcmp for n <= 16, shared by the x86 variants: the or of the
  * xors of the first and last 8 bytes from 9, of the first and last 4

@@ -15,30 +15,6 @@
 #include "internal.h"
 #include "ops_scalar.h"
 
-ML_CT_INLINE __m256i ld(const unsigned char *p)
-{
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
-}
-ML_CT_INLINE __m256i xor2(const unsigned char *p, const unsigned char *q)
-{
-    return _mm256_xor_si256(ld(p), ld(q));
-}
-
-/* 0 if v is all zero, else 1.  vpcmpeqb/vpmovmskb rather than vptest:
- * with only domain-neutral consumers clang picks the floating-point forms
- * (vxorps, vorps) for the whole chain, which are not on the list. */
-ML_CT_INLINE int nonzero256(__m256i v)
-{
-    return ml_ct_not_all_ones(
-        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())), 32);
-}
-
-/* All ones in the bytes where p and q are equal, 0 where they differ. */
-ML_CT_INLINE __m256i eq32(const unsigned char *p, const unsigned char *q)
-{
-    return _mm256_cmpeq_epi8(ld(p), ld(q));
-}
-
 int memlane_timingsafe_bcmp_avx2(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
@@ -49,23 +25,25 @@ int memlane_timingsafe_bcmp_avx2(const void *pa, const void *pb, size_t n)
         return ml_ct_bcmp16_32(p, q, n);
     }
     if (n <= 64)
-        return ML_CT_NOT_ALL_ONES_TAG((uint32_t)_mm256_movemask_epi8(_mm256_and_si256(
-                                          eq32(p, q), eq32(p + n - 32, q + n - 32))),
-                                      32, "33-64");
-    if (n <= 128)
         return ML_CT_NOT_ALL_ONES_TAG(
             (uint32_t)_mm256_movemask_epi8(
-                _mm256_and_si256(_mm256_and_si256(eq32(p, q), eq32(p + 32, q + 32)),
-                                 _mm256_and_si256(eq32(p + n - 64, q + n - 64),
-                                                  eq32(p + n - 32, q + n - 32)))),
+                _mm256_and_si256(ml_ct_eq32(p, q), ml_ct_eq32(p + n - 32, q + n - 32))),
+            32, "33-64");
+    if (n <= 128)
+        return ML_CT_NOT_ALL_ONES_TAG(
+            (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(
+                _mm256_and_si256(ml_ct_eq32(p, q), ml_ct_eq32(p + 32, q + 32)),
+                _mm256_and_si256(ml_ct_eq32(p + n - 64, q + n - 64),
+                                 ml_ct_eq32(p + n - 32, q + n - 32)))),
             32, "65-128");
     if (n <= 256) {
-        __m256i x0 = _mm256_or_si256(xor2(p, q), xor2(p + 32, q + 32));
-        __m256i x1 = _mm256_or_si256(xor2(p + 64, q + 64), xor2(p + 96, q + 96));
-        __m256i x2 =
-            _mm256_or_si256(xor2(p + n - 128, q + n - 128), xor2(p + n - 96, q + n - 96));
-        __m256i x3 =
-            _mm256_or_si256(xor2(p + n - 64, q + n - 64), xor2(p + n - 32, q + n - 32));
+        __m256i x0 = _mm256_or_si256(ml_ct_xor32(p, q), ml_ct_xor32(p + 32, q + 32));
+        __m256i x1 =
+            _mm256_or_si256(ml_ct_xor32(p + 64, q + 64), ml_ct_xor32(p + 96, q + 96));
+        __m256i x2 = _mm256_or_si256(ml_ct_xor32(p + n - 128, q + n - 128),
+                                     ml_ct_xor32(p + n - 96, q + n - 96));
+        __m256i x3 = _mm256_or_si256(ml_ct_xor32(p + n - 64, q + n - 64),
+                                     ml_ct_xor32(p + n - 32, q + n - 32));
         return ML_CT_NOT_ALL_ONES_TAG(
             (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
                 _mm256_or_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x2, x3)),
@@ -76,14 +54,14 @@ int memlane_timingsafe_bcmp_avx2(const void *pa, const void *pb, size_t n)
     __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
     size_t last = n - 128;
     for (size_t i = 0; i < last; i += 128) {
-        acc0 = _mm256_or_si256(acc0, xor2(p + i, q + i));
-        acc1 = _mm256_or_si256(acc1, xor2(p + i + 32, q + i + 32));
-        acc0 = _mm256_or_si256(acc0, xor2(p + i + 64, q + i + 64));
-        acc1 = _mm256_or_si256(acc1, xor2(p + i + 96, q + i + 96));
+        acc0 = _mm256_or_si256(acc0, ml_ct_xor32(p + i, q + i));
+        acc1 = _mm256_or_si256(acc1, ml_ct_xor32(p + i + 32, q + i + 32));
+        acc0 = _mm256_or_si256(acc0, ml_ct_xor32(p + i + 64, q + i + 64));
+        acc1 = _mm256_or_si256(acc1, ml_ct_xor32(p + i + 96, q + i + 96));
     }
-    acc0 = _mm256_or_si256(acc0, xor2(p + last, q + last));
-    acc1 = _mm256_or_si256(acc1, xor2(p + last + 32, q + last + 32));
-    acc0 = _mm256_or_si256(acc0, xor2(p + last + 64, q + last + 64));
-    acc1 = _mm256_or_si256(acc1, xor2(p + last + 96, q + last + 96));
-    return nonzero256(_mm256_or_si256(acc0, acc1));
+    acc0 = _mm256_or_si256(acc0, ml_ct_xor32(p + last, q + last));
+    acc1 = _mm256_or_si256(acc1, ml_ct_xor32(p + last + 32, q + last + 32));
+    acc0 = _mm256_or_si256(acc0, ml_ct_xor32(p + last + 64, q + last + 64));
+    acc1 = _mm256_or_si256(acc1, ml_ct_xor32(p + last + 96, q + last + 96));
+    return ml_ct_nonzero32(_mm256_or_si256(acc0, acc1));
 }

@@ -14,33 +14,6 @@
 #include "ct_x86.h"
 #include "internal.h"
 
-ML_CT_INLINE __m512i ld(const unsigned char *p)
-{
-    return _mm512_loadu_si512((const void *)p);
-}
-
-ML_CT_INLINE __m256i ld32(const unsigned char *p)
-{
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
-}
-ML_CT_INLINE __m256i or_xor256(__m256i acc, __m256i a, __m256i b)
-{
-    return _mm256_ternarylogic_epi64(acc, a, b, 0xf6);
-}
-
-/* acc | (a ^ b) in one vpternlogq. */
-ML_CT_INLINE __m512i or_xor(__m512i acc, __m512i a, __m512i b)
-{
-    return _mm512_ternarylogic_epi64(acc, a, b, 0xf6);
-}
-
-/* 0 if v is all zero, else 1. */
-ML_CT_INLINE int nonzero512(__m512i v)
-{
-    ML_CT_ZBARRIER(v);
-    return (int)ml_ct_nonzero((uint64_t)_mm512_test_epi64_mask(v, v));
-}
-
 int memlane_timingsafe_bcmp_avx512(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
@@ -52,17 +25,20 @@ int memlane_timingsafe_bcmp_avx512(const void *pa, const void *pb, size_t n)
     }
     if (n <= 64) {
         __mmask64 len = _cvtu64_mask64(~0ull >> (64 - n));
-        return nonzero512(_mm512_xor_si512(_mm512_maskz_loadu_epi8(len, p),
-                                           _mm512_maskz_loadu_epi8(len, q)));
+        return ml_ct_nonzero64(_mm512_xor_si512(_mm512_maskz_loadu_epi8(len, p),
+                                                _mm512_maskz_loadu_epi8(len, q)));
     }
     if (n <= 128)
-        return nonzero512(
-            or_xor(_mm512_xor_si512(ld(p), ld(q)), ld(p + n - 64), ld(q + n - 64)));
+        return ml_ct_nonzero64(
+            ml_ct_or_xor64(_mm512_xor_si512(ml_ct_ld64(p), ml_ct_ld64(q)),
+                           ml_ct_ld64(p + n - 64), ml_ct_ld64(q + n - 64)));
     if (n <= 256) {
-        __m512i acc0 = or_xor(_mm512_xor_si512(ld(p), ld(q)), ld(p + 64), ld(q + 64));
-        __m512i acc1 = or_xor(_mm512_xor_si512(ld(p + n - 128), ld(q + n - 128)),
-                              ld(p + n - 64), ld(q + n - 64));
-        return nonzero512(_mm512_or_si512(acc0, acc1));
+        __m512i acc0 = ml_ct_or_xor64(_mm512_xor_si512(ml_ct_ld64(p), ml_ct_ld64(q)),
+                                      ml_ct_ld64(p + 64), ml_ct_ld64(q + 64));
+        __m512i acc1 = ml_ct_or_xor64(
+            _mm512_xor_si512(ml_ct_ld64(p + n - 128), ml_ct_ld64(q + n - 128)),
+            ml_ct_ld64(p + n - 64), ml_ct_ld64(q + n - 64));
+        return ml_ct_nonzero64(_mm512_or_si512(acc0, acc1));
     }
 
     /* Above 256 bytes, 32-byte vectors: on Zen 4 the same loop over zmm
@@ -73,19 +49,19 @@ int memlane_timingsafe_bcmp_avx512(const void *pa, const void *pb, size_t n)
     __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
     size_t i = 0;
     for (; i + 128 < n; i += 128) {
-        acc0 = or_xor256(acc0, ld32(p + i), ld32(q + i));
-        acc1 = or_xor256(acc1, ld32(p + i + 32), ld32(q + i + 32));
-        acc0 = or_xor256(acc0, ld32(p + i + 64), ld32(q + i + 64));
-        acc1 = or_xor256(acc1, ld32(p + i + 96), ld32(q + i + 96));
+        acc0 = ml_ct_or_xor32(acc0, ml_ct_ld32(p + i), ml_ct_ld32(q + i));
+        acc1 = ml_ct_or_xor32(acc1, ml_ct_ld32(p + i + 32), ml_ct_ld32(q + i + 32));
+        acc0 = ml_ct_or_xor32(acc0, ml_ct_ld32(p + i + 64), ml_ct_ld32(q + i + 64));
+        acc1 = ml_ct_or_xor32(acc1, ml_ct_ld32(p + i + 96), ml_ct_ld32(q + i + 96));
     }
     size_t rest = n - i;
-    acc0 = or_xor256(acc0, ld32(p + n - 32), ld32(q + n - 32));
+    acc0 = ml_ct_or_xor32(acc0, ml_ct_ld32(p + n - 32), ml_ct_ld32(q + n - 32));
     if (rest > 32)
-        acc1 = or_xor256(acc1, ld32(p + n - 64), ld32(q + n - 64));
+        acc1 = ml_ct_or_xor32(acc1, ml_ct_ld32(p + n - 64), ml_ct_ld32(q + n - 64));
     if (rest > 64)
-        acc0 = or_xor256(acc0, ld32(p + n - 96), ld32(q + n - 96));
+        acc0 = ml_ct_or_xor32(acc0, ml_ct_ld32(p + n - 96), ml_ct_ld32(q + n - 96));
     if (rest > 96)
-        acc1 = or_xor256(acc1, ld32(p + n - 128), ld32(q + n - 128));
+        acc1 = ml_ct_or_xor32(acc1, ml_ct_ld32(p + n - 128), ml_ct_ld32(q + n - 128));
     __m256i acc = _mm256_or_si256(acc0, acc1);
     ML_CT_VBARRIER(acc);
     return (int)ml_ct_nonzero((uint64_t)_mm256_test_epi64_mask(acc, acc));

@@ -15,30 +15,6 @@
 #include "internal.h"
 #include "ops_scalar.h"
 
-ML_CT_INLINE __m128i ld(const unsigned char *p)
-{
-    return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
-ML_CT_INLINE __m128i xor2(const unsigned char *p, const unsigned char *q)
-{
-    return _mm_xor_si128(ld(p), ld(q));
-}
-
-/* 0 if v is all zero, else 1. */
-ML_CT_INLINE int nonzero128(__m128i v)
-{
-    ML_CT_VBARRIER(v);
-    return ml_ct_not_all_ones(
-        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())), 16);
-}
-
-/* All ones in the bytes where p and q are equal, 0 where they differ. */
-ML_CT_INLINE __m128i eq16(const unsigned char *p, const unsigned char *q)
-{
-    return _mm_cmpeq_epi8(ld(p), ld(q));
-}
-
 int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
@@ -49,32 +25,34 @@ int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
         return ml_ct_bcmp16_32(p, q, n);
     }
     if (n <= 64)
-        return ML_CT_NOT_ALL_ONES_TAG((uint32_t)_mm_movemask_epi8(_mm_and_si128(
-                                          _mm_and_si128(eq16(p, q), eq16(p + 16, q + 16)),
-                                          _mm_and_si128(eq16(p + n - 32, q + n - 32),
-                                                        eq16(p + n - 16, q + n - 16)))),
-                                      16, "33-64");
+        return ML_CT_NOT_ALL_ONES_TAG(
+            (uint32_t)_mm_movemask_epi8(
+                _mm_and_si128(_mm_and_si128(ml_ct_eq16(p, q), ml_ct_eq16(p + 16, q + 16)),
+                              _mm_and_si128(ml_ct_eq16(p + n - 32, q + n - 32),
+                                            ml_ct_eq16(p + n - 16, q + n - 16)))),
+            16, "33-64");
     if (n <= 128) {
-        __m128i x0 = _mm_or_si128(xor2(p, q), xor2(p + 16, q + 16));
-        __m128i x1 = _mm_or_si128(xor2(p + 32, q + 32), xor2(p + 48, q + 48));
-        __m128i x2 =
-            _mm_or_si128(xor2(p + n - 64, q + n - 64), xor2(p + n - 48, q + n - 48));
-        __m128i x3 =
-            _mm_or_si128(xor2(p + n - 32, q + n - 32), xor2(p + n - 16, q + n - 16));
-        return nonzero128(_mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3)));
+        __m128i x0 = _mm_or_si128(ml_ct_xor16(p, q), ml_ct_xor16(p + 16, q + 16));
+        __m128i x1 =
+            _mm_or_si128(ml_ct_xor16(p + 32, q + 32), ml_ct_xor16(p + 48, q + 48));
+        __m128i x2 = _mm_or_si128(ml_ct_xor16(p + n - 64, q + n - 64),
+                                  ml_ct_xor16(p + n - 48, q + n - 48));
+        __m128i x3 = _mm_or_si128(ml_ct_xor16(p + n - 32, q + n - 32),
+                                  ml_ct_xor16(p + n - 16, q + n - 16));
+        return ml_ct_nonzero16(_mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3)));
     }
 
     __m128i acc0 = _mm_setzero_si128(), acc1 = _mm_setzero_si128();
     size_t last = n - 64;
     for (size_t i = 0; i < last; i += 64) {
-        acc0 = _mm_or_si128(acc0, xor2(p + i, q + i));
-        acc1 = _mm_or_si128(acc1, xor2(p + i + 16, q + i + 16));
-        acc0 = _mm_or_si128(acc0, xor2(p + i + 32, q + i + 32));
-        acc1 = _mm_or_si128(acc1, xor2(p + i + 48, q + i + 48));
+        acc0 = _mm_or_si128(acc0, ml_ct_xor16(p + i, q + i));
+        acc1 = _mm_or_si128(acc1, ml_ct_xor16(p + i + 16, q + i + 16));
+        acc0 = _mm_or_si128(acc0, ml_ct_xor16(p + i + 32, q + i + 32));
+        acc1 = _mm_or_si128(acc1, ml_ct_xor16(p + i + 48, q + i + 48));
     }
-    acc0 = _mm_or_si128(acc0, xor2(p + last, q + last));
-    acc1 = _mm_or_si128(acc1, xor2(p + last + 16, q + last + 16));
-    acc0 = _mm_or_si128(acc0, xor2(p + last + 32, q + last + 32));
-    acc1 = _mm_or_si128(acc1, xor2(p + last + 48, q + last + 48));
-    return nonzero128(_mm_or_si128(acc0, acc1));
+    acc0 = _mm_or_si128(acc0, ml_ct_xor16(p + last, q + last));
+    acc1 = _mm_or_si128(acc1, ml_ct_xor16(p + last + 16, q + last + 16));
+    acc0 = _mm_or_si128(acc0, ml_ct_xor16(p + last + 32, q + last + 32));
+    acc1 = _mm_or_si128(acc1, ml_ct_xor16(p + last + 48, q + last + 48));
+    return ml_ct_nonzero16(_mm_or_si128(acc0, acc1));
 }

@@ -31,11 +31,6 @@
 #include "internal.h"
 #include "ops_scalar.h"
 
-ML_CT_INLINE __m256i ld(const unsigned char *p)
-{
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
-}
-
 ML_CT_INLINE uint64_t eq_bits32(__m256i a, __m256i b)
 {
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b));
@@ -56,7 +51,8 @@ ML_CT_INLINE __m256i select_same(__m256i same, __m256i kept, __m256i v)
 ML_CT_INLINE void piece(const unsigned char *p, const unsigned char *q, size_t off,
                         uint64_t *eq, uint64_t *le)
 {
-    __m256i a0 = ld(p), b0 = ld(q), a1 = ld(p + off), b1 = ld(q + off);
+    __m256i a0 = ml_ct_ld32(p), b0 = ml_ct_ld32(q), a1 = ml_ct_ld32(p + off),
+            b1 = ml_ct_ld32(q + off);
     *eq = eq_bits32(a0, b0) | eq_bits32(a1, b1) << 32;
     *le = le_bits32(a0, b0) | le_bits32(a1, b1) << 32;
 }
@@ -90,12 +86,13 @@ int memlane_timingsafe_memcmp_avx2(const void *pa, const void *pb, size_t n)
     }
 
     /* The last 64 bytes start the walk: every lane holds them. */
-    __m256i sa0 = ld(p + n - 64), sa1 = ld(p + n - 32);
-    __m256i sb0 = ld(q + n - 64), sb1 = ld(q + n - 32);
+    __m256i sa0 = ml_ct_ld32(p + n - 64), sa1 = ml_ct_ld32(p + n - 32);
+    __m256i sb0 = ml_ct_ld32(q + n - 64), sb1 = ml_ct_ld32(q + n - 32);
     uint64_t lanes = 0xffffffffu;
     for (size_t i = (n - 1) / 64; i-- > 0;) {
         const unsigned char *pg = p + 64 * i, *qg = q + 64 * i;
-        __m256i a0 = ld(pg), a1 = ld(pg + 32), b0 = ld(qg), b1 = ld(qg + 32);
+        __m256i a0 = ml_ct_ld32(pg), a1 = ml_ct_ld32(pg + 32), b0 = ml_ct_ld32(qg),
+                b1 = ml_ct_ld32(qg + 32);
         /* all ones in the 8-byte lanes where this piece has no difference */
         __m256i same =
             _mm256_and_si256(_mm256_cmpeq_epi64(a0, b0), _mm256_cmpeq_epi64(a1, b1));

@@ -40,11 +40,6 @@
 #define GROUP_BLOCKS 4 /* group_sign_lanes takes four */
 #define GROUP (64 * GROUP_BLOCKS)
 
-ML_CT_INLINE __m512i ld(const unsigned char *p)
-{
-    return _mm512_loadu_si512((const void *)p);
-}
-
 ML_CT_INLINE uint64_t gt_bits(__m512i a, __m512i b)
 {
     return _cvtmask64_u64(_mm512_cmpgt_epu8_mask(a, b));
@@ -98,7 +93,7 @@ ML_CT_INLINE void sets4(const unsigned char *p, const unsigned char *q, const si
     __mmask8 gk[4], lk[4];
     ML_UNROLL
     for (int k = 0; k < count; k++) {
-        __m512i a = ld(p + off[k]), b = ld(q + off[k]);
+        __m512i a = ml_ct_ld64(p + off[k]), b = ml_ct_ld64(q + off[k]);
         gk[k] = gt_lanes(a, b);
         lk[k] = lt_lanes(a, b);
     }
@@ -173,12 +168,6 @@ ML_CT_INLINE __m512i min_of_lanes(__m512i v)
     return _mm512_min_epu64(v, _mm512_shuffle_epi32(v, 0x4e)); /* 64-bit lanes */
 }
 
-/* y | (a ^ b) in one vpternlogq. */
-ML_CT_INLINE __m512i or_xor(__m512i y, __m512i a, __m512i b)
-{
-    return _mm512_ternarylogic_epi64(y, a, b, 0xf6);
-}
-
 int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
@@ -215,8 +204,8 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
     __m512i sa[GROUP_BLOCKS], sb[GROUP_BLOCKS];
     ML_UNROLL
     for (int k = 0; k < GROUP_BLOCKS; k++) {
-        sa[k] = ld(p + n - GROUP + 64 * k);
-        sb[k] = ld(q + n - GROUP + 64 * k);
+        sa[k] = ml_ct_ld64(p + n - GROUP + 64 * k);
+        sb[k] = ml_ct_ld64(q + n - GROUP + 64 * k);
     }
     __m512i group_of_lane = _mm512_set1_epi64((long long)groups);
     __m512i group = group_of_lane, one = _mm512_set1_epi64(1);
@@ -226,8 +215,8 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
         __m512i a[GROUP_BLOCKS], b[GROUP_BLOCKS], y;
         ML_UNROLL
         for (int k = 0; k < GROUP_BLOCKS; k++) {
-            a[k] = ld(pg + 64 * k);
-            b[k] = ld(qg + 64 * k);
+            a[k] = ml_ct_ld64(pg + 64 * k);
+            b[k] = ml_ct_ld64(qg + 64 * k);
 #if !defined(__clang__)
             /* In registers: else gcc reloads them as masked loads, whose
              * mask would depend on the bytes.  (Not for clang, which keeps
@@ -240,7 +229,7 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
         y = _mm512_xor_si512(a[0], b[0]);
         ML_UNROLL
         for (int k = 1; k < GROUP_BLOCKS; k++)
-            y = or_xor(y, a[k], b[k]);
+            y = ml_ct_or_xor64(y, a[k], b[k]);
         __mmask8 differ = _mm512_test_epi64_mask(y, y);
         group = _mm512_sub_epi64(group, one);
         /* a vector counter: else clang rebuilds it from the loop index
