@@ -23,7 +23,10 @@
  * from a mask by a bit scan and read back from memory.
  *
  * The file is included by variants built with different target flags;
- * each group below exists only when its instructions are enabled.
+ * each group below exists only when its instructions are enabled.  The
+ * blocks that 16- and 32-byte vectors share (load, equality, "ne" masks,
+ * head/tail pairs, groups of four) are written once, in the width
+ * template ops_x86_cmp_width.h, included here once per width.
  */
 #ifndef MEMLANE_OPS_X86_CMP_H
 #define MEMLANE_OPS_X86_CMP_H
@@ -163,33 +166,15 @@ static inline int ml_bcmp_upto16(const unsigned char *p, const unsigned char *q,
 
 /* ---- 16-byte vectors (SSE2) ---- */
 #if defined(__SSE2__)
-static inline __m128i ml_ld16(const unsigned char *p)
-{
-    return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
-/* Byte equality of 16 bytes: 0xff where p[i] == q[i], else 0. */
-static inline __m128i ml_eq16(const unsigned char *p, const unsigned char *q)
-{
-    return _mm_cmpeq_epi8(ml_ld16(p), ml_ld16(q));
-}
-
-/* The same with p aligned to 16 bytes: the load of p folds into pcmpeqb. */
-static inline __m128i ml_eq16_aligned_p(const unsigned char *p, const unsigned char *q)
-{
-    return _mm_cmpeq_epi8(_mm_load_si128((const __m128i *)(const void *)p), ml_ld16(q));
-}
-
-/* AND of four equality vectors: a group is tested with one pmovmskb. */
-static inline __m128i ml_and4_16(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
-{
-    return _mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3));
-}
-
-static inline uint32_t ml_ne16(const unsigned char *p, const unsigned char *q)
-{
-    return (uint32_t)_mm_movemask_epi8(ml_eq16(p, q)) ^ 0xffffu;
-}
+#define MLC_W 16
+#define MLC_VEC __m128i
+#define MLC_MASK2 uint32_t
+#define MLC_LOADU(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define MLC_LOADA(p) _mm_load_si128((const __m128i *)(const void *)(p))
+#define MLC_CMPEQ(a, b) _mm_cmpeq_epi8(a, b)
+#define MLC_AND(a, b) _mm_and_si128(a, b)
+#define MLC_MOVEMASK(v) _mm_movemask_epi8(v)
+#include "ops_x86_cmp_width.h"
 
 #if ML_READ_AROUND
 /*
@@ -208,26 +193,19 @@ static inline uint32_t ml_ne_upto16_page_end(const unsigned char *p,
 }
 #endif
 
-/* 16 <= n <= 32: head and tail vector, bit i = byte i. */
-static inline uint32_t ml_ne16_head_tail(const unsigned char *p, const unsigned char *q,
-                                         size_t n)
-{
-    return ml_ne16(p, q) | ml_ne16(p + n - 16, q + n - 16) << (n - 16);
-}
-
-/* 32 bytes as one 32-bit mask. */
-static inline uint32_t ml_ne16x2(const unsigned char *p, const unsigned char *q)
-{
-    return ml_ne16(p, q) | ml_ne16(p + 16, q + 16) << 16;
-}
 #endif
 
 /* ---- 32-byte vectors (AVX2) ---- */
 #if defined(__AVX2__)
-static inline __m256i ml_ld32(const unsigned char *p)
-{
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
-}
+#define MLC_W 32
+#define MLC_VEC __m256i
+#define MLC_MASK2 uint64_t
+#define MLC_LOADU(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define MLC_LOADA(p) _mm256_load_si256((const __m256i *)(const void *)(p))
+#define MLC_CMPEQ(a, b) _mm256_cmpeq_epi8(a, b)
+#define MLC_AND(a, b) _mm256_and_si256(a, b)
+#define MLC_MOVEMASK(v) _mm256_movemask_epi8(v)
+#include "ops_x86_cmp_width.h"
 
 static inline __m256i ml_xor32(const unsigned char *p, const unsigned char *q)
 {
@@ -235,24 +213,6 @@ static inline __m256i ml_xor32(const unsigned char *p, const unsigned char *q)
 }
 
 static inline int ml_any32(__m256i v) { return !_mm256_testz_si256(v, v); }
-
-/* Byte equality of 32 bytes: 0xff where p[i] == q[i], else 0. */
-static inline __m256i ml_eq32(const unsigned char *p, const unsigned char *q)
-{
-    return _mm256_cmpeq_epi8(ml_ld32(p), ml_ld32(q));
-}
-
-static inline uint32_t ml_ne32(const unsigned char *p, const unsigned char *q)
-{
-    return ~(uint32_t)_mm256_movemask_epi8(ml_eq32(p, q));
-}
-
-/* 32 <= n <= 64: head and tail vector, bit i = byte i. */
-static inline uint64_t ml_ne32_head_tail(const unsigned char *p, const unsigned char *q,
-                                         size_t n)
-{
-    return ml_ne32(p, q) | (uint64_t)ml_ne32(p + n - 32, q + n - 32) << (n - 32);
-}
 
 /*
  * 1 <= n <= 32, split for a fast equal path (ml_upto32_*): the whole

@@ -13,20 +13,6 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-static inline __m128i eq16x4(const unsigned char *p, const unsigned char *q)
-{
-    return ml_and4_16(ml_eq16(p, q), ml_eq16(p + 16, q + 16), ml_eq16(p + 32, q + 32),
-                      ml_eq16(p + 48, q + 48));
-}
-
-/* p aligned to 16 bytes: the loads of p fold into pcmpeqb. */
-static inline __m128i eq16x4_aligned_p(const unsigned char *p, const unsigned char *q)
-{
-    return ml_and4_16(ml_eq16_aligned_p(p, q), ml_eq16_aligned_p(p + 16, q + 16),
-                      ml_eq16_aligned_p(p + 32, q + 32),
-                      ml_eq16_aligned_p(p + 48, q + 48));
-}
-
 static inline int differ(__m128i e) { return _mm_movemask_epi8(e) != 0xffff; }
 
 #if ML_READ_AROUND
@@ -65,22 +51,22 @@ __attribute__((aligned(64))) int memlane_bcmp_sse2(const void *a, const void *b,
                                  ml_eq16(p + n - 32, q + n - 32),
                                  ml_eq16(p + n - 16, q + n - 16)));
     if (n <= 96)
-        return differ(
-            _mm_and_si128(eq16x4(p, q), _mm_and_si128(ml_eq16(p + n - 32, q + n - 32),
-                                                      ml_eq16(p + n - 16, q + n - 16))));
+        return differ(_mm_and_si128(ml_eq16x4(p, q),
+                                    _mm_and_si128(ml_eq16(p + n - 32, q + n - 32),
+                                                  ml_eq16(p + n - 16, q + n - 16))));
     if (n <= 128)
-        return differ(_mm_and_si128(eq16x4(p, q), eq16x4(p + n - 64, q + n - 64)));
+        return differ(_mm_and_si128(ml_eq16x4(p, q), ml_eq16x4(p + n - 64, q + n - 64)));
 
-    if (differ(eq16x4(p, q)))
+    if (differ(ml_eq16x4(p, q)))
         return 1;
     size_t i = 64 - ((uintptr_t)p & 15);
     do {
-        if (ML_UNLIKELY(differ(eq16x4_aligned_p(p + i, q + i))))
+        if (ML_UNLIKELY(differ(ml_eq16x4_aligned_p(p + i, q + i))))
             return 1;
         i += 64;
     } while (i < n - 64);
     if (n - i <= 32)
         return differ(_mm_and_si128(ml_eq16(p + n - 32, q + n - 32),
                                     ml_eq16(p + n - 16, q + n - 16)));
-    return differ(eq16x4(p + n - 64, q + n - 64));
+    return differ(ml_eq16x4(p + n - 64, q + n - 64));
 }

@@ -18,18 +18,16 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-static inline uint32_t ne_of(__m256i e) { return ~(uint32_t)_mm256_movemask_epi8(e); }
-
 /* The difference at the first differing byte of the 128 bytes at o (some
  * byte there differs).  Out of line and cold: the equal path then needs
  * few registers and no stack frame. */
 static __attribute__((noinline, cold)) int diff_in128(const unsigned char *p,
                                                       const unsigned char *q, size_t o)
 {
-    size_t at = ml_first_of4(ne_of(ml_eq32(p + o, q + o)), o,
-                             ne_of(ml_eq32(p + o + 32, q + o + 32)), o + 32,
-                             ne_of(ml_eq32(p + o + 64, q + o + 64)), o + 64,
-                             ne_of(ml_eq32(p + o + 96, q + o + 96)), o + 96);
+    size_t at = ml_first_of4(ml_ne_of32(ml_eq32(p + o, q + o)), o,
+                             ml_ne_of32(ml_eq32(p + o + 32, q + o + 32)), o + 32,
+                             ml_ne_of32(ml_eq32(p + o + 64, q + o + 64)), o + 64,
+                             ml_ne_of32(ml_eq32(p + o + 96, q + o + 96)), o + 96);
     return ml_diff_at(p, q, at);
 }
 
@@ -56,9 +54,9 @@ static inline int cmp_pair(const unsigned char *p, const unsigned char *q, size_
                            size_t o1)
 {
     __m256i e0 = ml_eq32(p + o0, q + o0), e1 = ml_eq32(p + o1, q + o1);
-    if (ML_LIKELY(ne_of(_mm256_and_si256(e0, e1)) == 0))
+    if (ML_LIKELY(ml_ne_of32(_mm256_and_si256(e0, e1)) == 0))
         return 0;
-    uint64_t m = ne_of(e0) | (uint64_t)ne_of(e1) << (o1 - o0);
+    uint64_t m = ml_ne_of32(e0) | (uint64_t)ml_ne_of32(e1) << (o1 - o0);
     return ml_diff_at(p, q, o0 + ml_ctz64(m));
 }
 
@@ -72,11 +70,9 @@ diff_head_tail(const unsigned char *p, const unsigned char *q, size_t n)
 
 static inline int same128(const unsigned char *p, const unsigned char *q, size_t o)
 {
-    __m256i all = _mm256_and_si256(
-        _mm256_and_si256(ml_eq32(p + o, q + o), ml_eq32(p + o + 32, q + o + 32)),
-        _mm256_and_si256(ml_eq32(p + o + 64, q + o + 64),
-                         ml_eq32(p + o + 96, q + o + 96)));
-    return ne_of(all) == 0;
+    return ml_ne_of32(ml_and4_32(ml_eq32(p + o, q + o), ml_eq32(p + o + 32, q + o + 32),
+                                 ml_eq32(p + o + 64, q + o + 64),
+                                 ml_eq32(p + o + 96, q + o + 96))) == 0;
 }
 
 __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *b,
@@ -105,7 +101,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
      * size test at entry), as glibc's. */
     if (ML_LIKELY(n <= 64)) {
         __m256i e0 = ml_eq32(p, q), e1 = ml_eq32(p + n - 32, q + n - 32);
-        if (ML_UNLIKELY(ne_of(_mm256_and_si256(e0, e1)) != 0))
+        if (ML_UNLIKELY(ml_ne_of32(_mm256_and_si256(e0, e1)) != 0))
             return diff_head_tail(p, q, n);
         return 0;
     }
@@ -123,7 +119,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
      * p aligned to 32 bytes (no split loads on p; the step back to
      * alignment re-reads at most 31 bytes already found equal), no
      * separate 129..256 class (docs/memcmp.md). */
-    if (ML_UNLIKELY(ne_of(_mm256_and_si256(
+    if (ML_UNLIKELY(ml_ne_of32(_mm256_and_si256(
             ml_eq32(p + 32, q + 32),
             _mm256_and_si256(ml_eq32(p + 64, q + 64), ml_eq32(p + 96, q + 96))))))
         return diff_in128(p, q, 0);
