@@ -5,7 +5,8 @@
 #   make install   [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=...] [CMAKEDIR=...] ...
 #   make uninstall (same variables: removes exactly the installed files)
 #   make preload   $(BUILD)/libmemlane-preload.so
-#   make man       $(BUILD)/man/memlane.7 (the variant table filled in)
+#   make man       $(BUILD)/man/memlane.7 (the synopsis from include/memlane.h
+#                  and the variant table filled in)
 #   make test-install  (part of make test)
 
 PREFIX       ?= /usr/local
@@ -45,9 +46,10 @@ $(BUILD)/man/variants.txt: src/functions.def $(wildcard src/*/variants.def)
 	    | awk '$$1 == "ml_row" { print $$2, $$3, $$4 }' > $@.tmp
 	mv $@.tmp $@
 
-$(BUILD)/man/memlane.7: man/memlane.7.in man/variant-table.awk \
-                        $(BUILD)/man/variants.txt
-	awk -f man/variant-table.awk $(BUILD)/man/variants.txt $< > $@.tmp
+$(BUILD)/man/memlane.7: man/memlane.7.in man/synopsis.awk man/variant-table.awk \
+                        include/memlane.h $(BUILD)/man/variants.txt
+	awk -f man/synopsis.awk include/memlane.h $< \
+	    | awk -f man/variant-table.awk $(BUILD)/man/variants.txt - > $@.tmp
 	mv $@.tmp $@
 
 man: $(BUILD)/man/memlane.7
