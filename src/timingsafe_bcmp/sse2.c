@@ -3,8 +3,9 @@
  * timingsafe_bcmp, SSE2: the or of the xors of every 16-byte block; the
  * final test is pcmpeqb against zero and pmovmskb (SSE2 has no ptest).
  * Size classes by n only: scalar words up to 16 bytes, two overlapping
- * vectors up to 32, four up to 64 (there pcmpeqb and pand, so that one
- * pmovmskb of the "equal" bytes decides), eight up to 128 (no loop),
+ * vectors up to 32, four up to 64 and six up to 96 (there pcmpeqb and
+ * pand, so that one pmovmskb of the "equal" bytes decides), eight up to
+ * 128 (no loop),
  * then a loop of four vectors per step and the last 64 bytes, overlapping
  * the loop.
  */
@@ -31,6 +32,15 @@ int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
                               _mm_and_si128(ml_ct_eq16(p + n - 32, q + n - 32),
                                             ml_ct_eq16(p + n - 16, q + n - 16)))),
             16, "33-64");
+    if (n <= 96)
+        return ML_CT_NOT_ALL_ONES_TAG(
+            (uint32_t)_mm_movemask_epi8(_mm_and_si128(
+                _mm_and_si128(_mm_and_si128(ml_ct_eq16(p, q), ml_ct_eq16(p + 16, q + 16)),
+                              _mm_and_si128(ml_ct_eq16(p + 32, q + 32),
+                                            ml_ct_eq16(p + 48, q + 48))),
+                _mm_and_si128(ml_ct_eq16(p + n - 32, q + n - 32),
+                              ml_ct_eq16(p + n - 16, q + n - 16)))),
+            16, "65-96");
     if (n <= 128) {
         __m128i x0 = _mm_or_si128(ml_ct_xor16(p, q), ml_ct_xor16(p + 16, q + 16));
         __m128i x1 =
