@@ -12,17 +12,20 @@
  * equal, the repeated bytes of the tail are equal too, so the first
  * difference of the composition is the true one).
  *
- * Above 64 bytes a loop walks the 64-byte pieces from the end to the
- * start, the last 64 bytes first.  Per piece it only asks which 8-byte
- * lanes differ (vpcmpeqq of each half, vpand of the two); with that vector as the mask,
- * and/andn/or keep the piece's bytes in the lanes that differ (lane by lane, no round
- * trip through a general register), and one vpmovmskb + cmov remembers which lanes the
- * last differing piece had.  Walking backwards, those are the lanes of the first piece
- * that differs, and they hold its bytes; the other lanes hold later pieces, which were
- * equal in it there, and are masked out.  The bit-sets and the sign are computed once, at
- * the end.  Sixteen vector operations per 64 bytes (two vpcmpeqq, vpand, four selects of
- * three, vpmovmskb) besides the four loads: vpblendvb would make a select one operation,
- * but it is not on the allow-list (docs/constant-time.md).
+ * Above 64 bytes (but from 1 KiB to 32 KiB, where the loop below keeps the
+ * bit-sets of every piece instead) a loop walks the 64-byte pieces from the
+ * end to the start, the last 64 bytes first.  Per piece it only asks which
+ * 8-byte lanes differ (vpcmpeqq of each half, vpand of the two); with that
+ * vector as the mask, and/andn/or keep the piece's bytes in the lanes that
+ * differ (lane by lane, no round trip through a general register), and one
+ * vpmovmskb + cmov remembers which lanes the last differing piece had.
+ * Walking backwards, those are the lanes of the first piece that differs,
+ * and they hold its bytes; the other lanes hold later pieces, which were
+ * equal in it there, and are masked out.  The bit-sets and the sign are
+ * computed once, at the end.  Sixteen vector operations per 64 bytes (two
+ * vpcmpeqq, vpand, four selects of three, vpmovmskb) besides the four
+ * loads: vpblendvb would make a select one operation, but it is not on the
+ * allow-list (docs/constant-time.md).
  */
 #include <immintrin.h>
 

@@ -2,23 +2,27 @@
 /*
  * timingsafe_memcmp, AVX-512 (F/BW/VL): constant time at memcmp speed.
  *
- * Size classes by n (the only branches): one masked 64-byte block for
- * n <= 64 (the mask comes from n; masked-off bytes are never read), two
- * overlapping blocks up to 128, four up to 256, and above that a loop over
- * 256-byte groups.
+ * Size classes by n (the only branches): up to 16 bytes big-endian words
+ * and up to 32 two 16-byte blocks in general-purpose registers (ct_x86.h);
+ * up to 64 one masked 64-byte block (the mask comes from n; masked-off
+ * bytes are never read); up to 512 two to eight blocks without a loop,
+ * the last one ending at n (span_sign); above that a loop over 256-byte
+ * groups.
  *
  * The loop walks the groups from the end of the buffers to the start.
- * Per group it only xors the blocks, ors the four xors into one vector
- * and asks one question, "does the group differ anywhere?" (one vptestmq).
- * The answer becomes an all-ones or all-zero mask register that copies the
- * group's eight vectors into eight saved registers (masked register moves,
- * no memory access depends on it).  Because the walk goes backwards, the
- * last group to be saved is the first group that differs, with no forward
- * "already found" flag.  The expensive part -- "differ" and "less than"
- * masks per byte, the lowest set bit, the sign -- runs once, on the saved
- * group, after the loop.  The first group is the last 256 bytes, so it
- * overlaps the group before it; any difference in the overlap is also seen
- * by that earlier group, which overwrites it.
+ * Per group it xors the blocks, ors the four xors into one vector
+ * (vpternlogq) and asks which 8-byte lanes differ anywhere in the group
+ * (one vptestmq into a mask register).  That mask copies those lanes of
+ * the group's eight vectors into eight saved registers, and the group's
+ * number into a per-lane record (masked register moves: no memory access
+ * depends on it).  Because the walk goes backwards, each lane ends holding
+ * the first group that differs in it, with no forward "already found"
+ * flag; after the loop the smallest group number among the lanes is the
+ * first group that differs, and only its lanes count.  The expensive part
+ * -- "greater" and "less" sets, the sign -- runs once, on the saved
+ * vectors.  The first group is the last 256 bytes, so it overlaps the
+ * group before it; any difference in the overlap is also seen by that
+ * earlier group, which overwrites it.
  */
 #include <immintrin.h>
 
