@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * timingsafe_bcmp, AVX-512 (F/BW/VL): the or of the xors of every 64-byte
- * block, one vpternlogq per block with the second buffer as its memory
- * operand, and a single test at the end.  Size classes by n only: one
- * masked 32-byte vector up to 32 bytes (vpcmpneqb into a mask), one
- * masked block up to 64 bytes (the mask comes from n; masked-off bytes are
- * not read), two overlapping blocks up to 128, four up to 256, then a loop
- * of four blocks per step and one to four blocks for the rest.
+ * timingsafe_bcmp, AVX-512 (F/BW/VL): the or of the xors of every block,
+ * one vpternlogq per block, and a single test at the end.  Size classes
+ * by n only: one masked 32-byte vector up to 32 bytes (vpcmpneqb into a
+ * mask), one masked 64-byte block up to 64 bytes (the masks come from n;
+ * masked-off bytes are not read), two overlapping 64-byte blocks up to
+ * 128, four up to 256; above, 32-byte vectors: a loop of four per 128-byte
+ * step into two accumulators, then one to four for the rest, the last
+ * ending at n.
  */
 #include <immintrin.h>
 
