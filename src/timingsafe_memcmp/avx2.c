@@ -10,9 +10,11 @@
  * 16-byte blocks there (ml_ct_memcmp_upto16, ml_ct_memcmp_blocks); up to
  * 64 the first and last 32 bytes (a composed sequence: when the head is
  * equal, the repeated bytes of the tail are equal too, so the first
- * difference of the composition is the true one).
+ * difference of the composition is the true one); up to 128 the first and
+ * last 64 bytes as two pieces, the head's bit-sets kept by cmov if it
+ * differs.
  *
- * Above 64 bytes (but from 1 KiB to 32 KiB, where the loop below keeps the
+ * Above 128 bytes (but from 1 KiB to 32 KiB, where the loop below keeps the
  * bit-sets of every piece instead) a loop walks the 64-byte pieces from the
  * end to the start, the last 64 bytes first.  Per piece it only asks which
  * 8-byte lanes differ (vpcmpeqq of each half, vpand of the two); with that
@@ -74,6 +76,15 @@ int memlane_timingsafe_memcmp_avx2(const void *pa, const void *pb, size_t n)
         return (int)ml_ct_sign_of_masks(~eq, le);
     }
 
+    if (n <= 128) {
+        /* The first and the last 64 bytes: the head's bit-sets if it
+         * differs, else the tail's (their overlap is then equal). */
+        uint64_t e, l;
+        piece(p + n - 64, q + n - 64, 32, &eq, &le);
+        piece(p, q, 32, &e, &l);
+        ml_ct_cmov2_nz(~e, &eq, e, &le, l);
+        return (int)ml_ct_sign_of_masks(~eq, le);
+    }
     if (n > 1024 && n <= 32768) {
         /* Bit-sets of every piece, those of a differing piece kept with
          * cmov (ten vector operations per 64 bytes, four of them
