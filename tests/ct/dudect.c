@@ -23,8 +23,11 @@
  * and fails.
  *
  *   ct-dudect [--long] [measurements-per-class]
- *     default: 100000 per class and class pair at lengths 1 15 16 31 32 33 64 1000 4096
- *     --long:  10^7 per class at lengths 15 16 31 32 33 64 1000 4096
+ *     default: 100000 per class and class pair at lengths 1 15 16 31 32 33 64 96 256 1000
+ * 4096
+ *     --long:  10^7 per class at lengths 15 16 31 32 33 64 96 256 1000 4096
+ *   CT_LENGTHS=L,L,... replaces the lengths.  Anything else on the command
+ *   line is an error (exit status 2), not a run with no measurements.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -209,13 +212,20 @@ int main(int argc, char **argv)
     int lng = 0;
     unsigned long per_class = 100000;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--long"))
+        char *end;
+        if (!strcmp(argv[i], "--long")) {
             lng = 1, per_class = 10000000;
-        else
-            per_class = strtoul(argv[i], NULL, 10);
+            continue;
+        }
+        per_class = strtoul(argv[i], &end, 10);
+        if (argv[i][0] < '1' || argv[i][0] > '9' || *end) {
+            fprintf(stderr, "usage: ct-dudect [--long] [measurements-per-class]\n");
+            return 2;
+        }
     }
-    static const size_t len_ci[] = {1, 15, 16, 31, 32, 33, 64, 1000, 4096};
-    static const size_t len_long[] = {15, 16, 31, 32, 33, 64, 1000, 4096};
+    /* A length in every size class of the variants, and its edges. */
+    static const size_t len_ci[] = {1, 15, 16, 31, 32, 33, 64, 96, 256, 1000, 4096};
+    static const size_t len_long[] = {15, 16, 31, 32, 33, 64, 96, 256, 1000, 4096};
     const size_t *lens = lng ? len_long : len_ci;
     size_t nlens = lng ? sizeof len_long / sizeof *lens : sizeof len_ci / sizeof *lens;
 
