@@ -16,8 +16,8 @@
  *   bit; "less than" may also hold bits of equal bytes (a <= b), since only
  *   its bit at a differing byte is read.
  * - Selections are masked register moves or and/andn/or with a mask that
- *   depends on the bytes, or cmov (ml_ct_cmov_nz), never the ?: operator,
- *   which compilers may compile to a branch.  A masked *load* whose mask
+ *   depends on the bytes, or cmov (inline assembly), never the ?:
+ *   operator, which compilers may compile to a branch.  A masked *load* whose mask
  *   depends on the bytes is not allowed: keep selected vectors in registers
  *   (gcc re-loads them as masked loads unless a barrier pins them).
  * - Every instruction must be on tests/ct/doit-allowlist.txt; barriers stop
@@ -69,23 +69,18 @@ ML_CT_INLINE int64_t ml_ct_sign_gl64(uint64_t g, uint64_t l)
 }
 
 /*
- * *d = d_new if cond != 0, else unchanged: test + cmovnz.  Inline
+ * (*eq, *le) = (eq_new, le_new) if *eq has all its bits set, else
+ * unchanged: cmp + two cmove.  With "equal" bit-sets of pieces taken in
+ * address order, the pair kept is the first piece's that differs.  Inline
  * assembly because C gives no guarantee here: compilers may compile ?: to
  * a branch, and the and/andn/or form costs three times the instructions.
  */
-ML_CT_INLINE void ml_ct_cmov_nz(uint64_t cond, uint64_t *d, uint64_t d_new)
+ML_CT_INLINE void ml_ct_cmov2_all_ones(uint64_t *eq, uint64_t eq_new, uint64_t *le,
+                                       uint64_t le_new)
 {
-    __asm__("test %1, %1\n\tcmovnz %2, %0" : "+r"(*d) : "r"(cond), "r"(d_new) : "cc");
-}
-
-/* (*d, *l) = (d_new, l_new) if cond != 0, else unchanged: test + two
- * cmovnz. */
-ML_CT_INLINE void ml_ct_cmov2_nz(uint64_t cond, uint64_t *d, uint64_t d_new, uint64_t *l,
-                                 uint64_t l_new)
-{
-    __asm__("test %2, %2\n\tcmovnz %3, %0\n\tcmovnz %4, %1"
-            : "+r"(*d), "+r"(*l)
-            : "r"(cond), "r"(d_new), "r"(l_new)
+    __asm__("cmp $-1, %0\n\tcmove %2, %0\n\tcmove %3, %1"
+            : "+r"(*eq), "+r"(*le)
+            : "r"(eq_new), "r"(le_new)
             : "cc");
 }
 
