@@ -6,8 +6,9 @@
  * compared with sub/sbb.  Up to 512 bytes FreeBSD's walk: one loop over
  * the 16-byte blocks from the start, each replacing the kept word pair by
  * its first differing pair while the kept pair is equal (cmov); a single
- * loop exit is all random lengths mispredict.  Above, the blocks walked
- * from the end in unrolled 64-byte groups, one cmov deep per block.  Per
+ * loop exit is all random lengths mispredict.  Above, unrolled 64-byte
+ * groups, each decided from its last block to its first (one cmov deep
+ * per block), the groups taken from the start the same way.  Per
  * 16 bytes: four loads, two cmp and four cmov, against five SSE2 ops per 16
  * bytes and two pmovmskb in the vector form this replaced
  * (docs/timingsafe.md).
@@ -23,7 +24,7 @@ int memlane_timingsafe_memcmp_sse2(const void *pa, const void *pb, size_t n)
     /* the long case tested first: measured faster below 64 bytes than
      * after the n <= 16 test (docs/timingsafe-results.md) */
     if (n > 512)
-        return ml_ct_memcmp_blocks(p, q, n);
+        return ml_ct_memcmp_groups(p, q, n);
     if (__builtin_expect(n <= 16, 1))
         return ml_ct_memcmp_upto16(p, q, n);
     return ml_ct_memcmp_fwd16(p, q, n);
