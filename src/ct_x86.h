@@ -17,9 +17,10 @@
  *   its bit at a differing byte is read.
  * - Selections are masked register moves or and/andn/or with a mask that
  *   depends on the bytes, or cmov (inline assembly), never the ?:
- *   operator, which compilers may compile to a branch.  A masked *load* whose mask
- *   depends on the bytes is not allowed: keep selected vectors in registers
- *   (gcc re-loads them as masked loads unless a barrier pins them).
+ *   operator, which compilers may compile to a branch.  A masked *load*
+ *   whose mask depends on the bytes is not allowed: keep selected vectors
+ *   in registers (gcc re-loads them as masked loads unless a barrier pins
+ *   them).
  * - Every instruction must be on tests/ct/doit-allowlist.txt; barriers stop
  *   compilers from rewriting listed operations into unlisted ones (clang:
  *   vpermq for a vshufi64x2, vpsubb+vptest for a "differ != 0").
@@ -418,8 +419,8 @@ ML_CT_INLINE int ml_ct_memcmp_blocks(const unsigned char *p, const unsigned char
  * ml_ct_first64), then the 1-64 bytes above as one more group of 16-byte
  * blocks ending at n; a group's pair replaces the kept one while the kept
  * pair is equal, so the pair kept is the first differing group's.
- * Forwards measured 0.71-0.80x the time of the same groups walked
- * backwards at 32-64 KiB (docs/timingsafe-results.md).
+ * Forwards, because the same groups walked backwards measured slower at
+ * 32-64 KiB (docs/timingsafe-results.md).
  */
 ML_CT_INLINE int ml_ct_memcmp_groups(const unsigned char *p, const unsigned char *q,
                                      size_t n)
@@ -461,7 +462,7 @@ ML_CT_INLINE int ml_ct_memcmp_fwd16(const unsigned char *p, const unsigned char 
         ml_ct_pick16_fwd(p + 16, q + 16, &ka, &kb);
         for (size_t end = 48; end < n; end += 16) {
             /* opaque: gcc otherwise walks two pointers instead of one
-             * index, which measured 15-25 % slower at 33-80 bytes */
+             * index, which measured slower (docs/timingsafe-results.md) */
             __asm__("" : "+r"(end));
             ml_ct_pick16_fwd(p + end - 16, q + end - 16, &ka, &kb);
         }
