@@ -23,9 +23,10 @@
  * and fails.
  *
  *   ct-dudect [--long] [measurements-per-class]
- *     default: 100000 per class and class pair at lengths 1 15 16 31 32 33 64 96 256 1000
- * 4096
- *     --long:  10^7 per class at lengths 15 16 31 32 33 64 96 256 1000 4096
+ *     default: 100000 per class and class pair, at lengths
+ *              1 15 16 31 32 33 64 96 256 1000 4096
+ *     --long:  10^7 per class, at lengths
+ *              15 16 31 32 33 64 96 256 1000 4096
  *   CT_LENGTHS=L,L,... replaces the lengths.  Anything else on the command
  *   line is an error (exit status 2), not a run with no measurements.
  */
