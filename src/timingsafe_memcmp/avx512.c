@@ -9,20 +9,25 @@
  * the last one ending at n (span_sign); above that a loop over 256-byte
  * groups.
  *
- * The loop walks the groups from the end of the buffers to the start.
- * Per group it xors the blocks, ors the four xors into one vector
+ * The loop xors each group's blocks, ors the four xors into one vector
  * (vpternlogq) and asks which 8-byte lanes differ anywhere in the group
- * (one vptestmq into a mask register).  That mask copies those lanes of
- * the group's eight vectors into eight saved registers, and the group's
- * number into a per-lane record (masked register moves: no memory access
- * depends on it).  Because the walk goes backwards, each lane ends holding
- * the first group that differs in it, with no forward "already found"
- * flag; after the loop the smallest group number among the lanes is the
- * first group that differs, and only its lanes count.  The expensive part
- * -- "greater" and "less" sets, the sign -- runs once, on the saved
- * vectors.  The first group is the last 256 bytes, so it overlaps the
- * group before it; any difference in the overlap is also seen by that
- * earlier group, which overwrites it.
+ * (one vptestmq into a mask register).  Masked register moves copy those
+ * lanes of the group's eight vectors into eight saved registers, and the
+ * group's number into a per-lane record (no memory access depends on the
+ * mask), so each lane ends holding the first group that differs in it.
+ * Every lane starts with the last 256 bytes, numbered after all whole
+ * groups; they overlap the group before them, and any difference in the
+ * overlap is also seen by that earlier group.  After the loop the
+ * smallest group number among the lanes is the first group that differs,
+ * and only its lanes count.  The expensive part -- "greater" and "less"
+ * sets, the sign -- runs once, on the saved vectors.
+ *
+ * Up to 16 KiB the walk goes from the end to the start: each group simply
+ * overwrites the lanes it differs in, and the last write is the first
+ * group.  Above, where two buffers no longer fit a 32 KiB L1 data cache,
+ * it goes from the start, which measured much faster there; it then takes
+ * only the lanes no earlier group differed in (two mask operations more
+ * a group), which measured slower in L1 (docs/timingsafe.md).
  */
 #include <immintrin.h>
 
@@ -43,6 +48,8 @@
  * saved copies must all fit in the 32 registers. */
 #define GROUP_BLOCKS 4 /* group_sign_lanes takes four */
 #define GROUP (64 * GROUP_BLOCKS)
+/* The walk goes backwards up to this n, forwards above (see the top). */
+#define BACKWARD_UPTO 16384
 
 ML_CT_INLINE uint64_t gt_bits(__m512i a, __m512i b)
 {
@@ -172,6 +179,46 @@ ML_CT_INLINE __m512i min_of_lanes(__m512i v)
     return _mm512_min_epu64(v, _mm512_shuffle_epi32(v, 0x4e)); /* 64-bit lanes */
 }
 
+/* The group of GROUP bytes at p and q into a and b; returns which 8-byte
+ * lanes differ in any of its blocks (their xors ored by vpternlogq, one
+ * vptestmq). */
+ML_CT_INLINE __mmask8 load_group(const unsigned char *p, const unsigned char *q,
+                                 __m512i *a, __m512i *b)
+{
+    ML_UNROLL
+    for (int k = 0; k < GROUP_BLOCKS; k++) {
+        a[k] = ml_ct_ld64(p + 64 * k);
+        b[k] = ml_ct_ld64(q + 64 * k);
+#if !defined(__clang__)
+        /* In registers: else gcc reloads them as masked loads, whose
+         * mask would depend on the bytes.  (Not for clang, which keeps
+         * them in registers anyway, and after an empty asm would pick
+         * the floating-point vmovups for the loads.) */
+        ML_CT_ZBARRIER(a[k]);
+        ML_CT_ZBARRIER(b[k]);
+#endif
+    }
+    __m512i y = _mm512_xor_si512(a[0], b[0]);
+    ML_UNROLL
+    for (int k = 1; k < GROUP_BLOCKS; k++)
+        y = ml_ct_or_xor64(y, a[k], b[k]);
+    return _mm512_test_epi64_mask(y, y);
+}
+
+/* The lanes in `take` of the group (a, b), numbered `group`, replace the
+ * saved ones (masked register moves). */
+ML_CT_INLINE void keep_lanes(__mmask8 take, const __m512i *a, const __m512i *b,
+                             __m512i group, __m512i *sa, __m512i *sb,
+                             __m512i *group_of_lane)
+{
+    ML_UNROLL
+    for (int k = 0; k < GROUP_BLOCKS; k++) {
+        sa[k] = _mm512_mask_mov_epi64(sa[k], take, a[k]);
+        sb[k] = _mm512_mask_mov_epi64(sb[k], take, b[k]);
+    }
+    *group_of_lane = _mm512_mask_mov_epi64(*group_of_lane, take, group);
+}
+
 int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
@@ -201,50 +248,41 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
     if (n <= 512)
         return (int)span_sign(p, q, n, 8);
 
-    /* The last GROUP bytes start the walk: every lane holds them. */
-    /* whole groups before the last one (opaque: else clang divides the
-     * broadcast vector, with vpsrlq) */
+    /* Every lane starts with the last GROUP bytes, numbered `groups`,
+     * the count of whole groups before them (opaque: else clang divides
+     * the broadcast vector, with vpsrlq). */
     size_t groups = (size_t)ml_ct_barrier((n - 1) / GROUP);
-    __m512i sa[GROUP_BLOCKS], sb[GROUP_BLOCKS];
+    __m512i sa[GROUP_BLOCKS], sb[GROUP_BLOCKS], a[GROUP_BLOCKS], b[GROUP_BLOCKS];
     ML_UNROLL
     for (int k = 0; k < GROUP_BLOCKS; k++) {
         sa[k] = ml_ct_ld64(p + n - GROUP + 64 * k);
         sb[k] = ml_ct_ld64(q + n - GROUP + 64 * k);
     }
     __m512i group_of_lane = _mm512_set1_epi64((long long)groups);
-    __m512i group = group_of_lane, one = _mm512_set1_epi64(1);
 
-    for (size_t i = groups; i-- > 0;) {
-        const unsigned char *pg = p + GROUP * i, *qg = q + GROUP * i;
-        __m512i a[GROUP_BLOCKS], b[GROUP_BLOCKS], y;
-        ML_UNROLL
-        for (int k = 0; k < GROUP_BLOCKS; k++) {
-            a[k] = ml_ct_ld64(pg + 64 * k);
-            b[k] = ml_ct_ld64(qg + 64 * k);
-#if !defined(__clang__)
-            /* In registers: else gcc reloads them as masked loads, whose
-             * mask would depend on the bytes.  (Not for clang, which keeps
-             * them in registers anyway, and after an empty asm would pick
-             * the floating-point vmovups for the loads.) */
-            ML_CT_ZBARRIER(a[k]);
-            ML_CT_ZBARRIER(b[k]);
-#endif
+    if (n <= BACKWARD_UPTO) {
+        __m512i group = group_of_lane, one = _mm512_set1_epi64(1);
+        for (size_t i = groups; i-- > 0;) {
+            __mmask8 differ = load_group(p + GROUP * i, q + GROUP * i, a, b);
+            group = _mm512_sub_epi64(group, one);
+            /* a vector counter: else clang rebuilds it from the loop index
+             * (vpbroadcastq, vpsrlq) and selects it with vpblendmq */
+            ML_CT_ZBARRIER(group);
+            keep_lanes(differ, a, b, group, sa, sb, &group_of_lane);
         }
-        y = _mm512_xor_si512(a[0], b[0]);
-        ML_UNROLL
-        for (int k = 1; k < GROUP_BLOCKS; k++)
-            y = ml_ct_or_xor64(y, a[k], b[k]);
-        __mmask8 differ = _mm512_test_epi64_mask(y, y);
-        group = _mm512_sub_epi64(group, one);
-        /* a vector counter: else clang rebuilds it from the loop index
-         * (vpbroadcastq, vpsrlq) and selects it with vpblendmq */
-        ML_CT_ZBARRIER(group);
-        ML_UNROLL
-        for (int k = 0; k < GROUP_BLOCKS; k++) {
-            sa[k] = _mm512_mask_mov_epi64(sa[k], differ, a[k]);
-            sb[k] = _mm512_mask_mov_epi64(sb[k], differ, b[k]);
+    } else {
+        /* opaque: clang otherwise adds 1 as a vpsubq of all ones */
+        __m512i group = _mm512_setzero_si512(),
+                one = _mm512_set1_epi64((long long)ml_ct_barrier(1));
+        __mmask16 fresh = 0xff; /* the lanes no group has differed in yet */
+        for (size_t i = 0; i < groups; i++) {
+            __mmask8 differ = load_group(p + GROUP * i, q + GROUP * i, a, b);
+            __mmask16 take = _mm512_kand(fresh, differ);
+            fresh = _mm512_kxor(fresh, take);
+            keep_lanes((__mmask8)take, a, b, group, sa, sb, &group_of_lane);
+            group = _mm512_add_epi64(group, one);
+            ML_CT_ZBARRIER(group);
         }
-        group_of_lane = _mm512_mask_mov_epi64(group_of_lane, differ, group);
     }
 
     /* The first group that differs is the smallest group number of any
