@@ -27,7 +27,8 @@
  *              1 15 16 31 32 33 64 96 256 1000 4096
  *     --long:  10^7 per class, at lengths
  *              15 16 31 32 33 64 96 256 1000 4096
- *   CT_LENGTHS=L,L,... replaces the lengths.  Anything else on the command
+ *   CT_LENGTHS=L,L,... replaces the lengths (at most MAX_LEN, 64 KiB: a
+ *   length above is an error).  Anything else on the command
  *   line is an error (exit status 2), not a run with no measurements.
  */
 #define _GNU_SOURCE
@@ -41,6 +42,7 @@
 #include "ct_check.h"
 
 #define T_THRESHOLD 10.0
+#define MAX_LEN 65536 /* the longest length CT_LENGTHS may ask for */
 #define NCROPS 10
 #define BATCH 10000
 
@@ -236,14 +238,18 @@ int main(int argc, char **argv)
         nlens = 0;
         for (char *end; *le && nlens < 32; le = *end ? end + 1 : end) {
             len_env[nlens] = strtoul(le, &end, 10);
-            if (len_env[nlens] <= 4096)
-                nlens++;
             if (end == le)
                 break;
+            if (len_env[nlens] > MAX_LEN) {
+                fprintf(stderr, "ct-dudect: CT_LENGTHS: %zu is above %d\n",
+                        len_env[nlens], MAX_LEN);
+                return 2;
+            }
+            nlens++;
         }
         lens = len_env;
     }
-    unsigned char *a = aligned_alloc(4096, 8192), *b = aligned_alloc(4096, 8192);
+    unsigned char *a = aligned_alloc(4096, MAX_LEN), *b = aligned_alloc(4096, MAX_LEN);
     if (!a || !b)
         return 2;
     ct_rnd_seed((uint64_t)time(NULL) * 0x9e3779b97f4a7c15u);

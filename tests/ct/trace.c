@@ -33,7 +33,7 @@
 #include "ct_check.h"
 
 #define MAX_TARGETS 64
-#define MAX_LEN 4096
+#define MAX_LEN 20000
 #define MAX_STEPS (1u << 20)
 
 static struct ct_target targets[MAX_TARGETS];
@@ -203,11 +203,12 @@ int main(int argc, char **argv)
 #else
     ntargets = ct_targets(targets, MAX_TARGETS);
     /* Every length up to 72 (each remainder modulo 8, 16, 32 and 64,
-     * plus a bit), then the edges of 32- and 64-byte blocks, then large. */
+     * plus a bit), then the edges of 32- and 64-byte blocks, then large
+     * (20000: above 16 KiB, where avx512 timingsafe_memcmp walks forwards). */
     for (size_t n = 0; n <= (quick ? 33u : 72u); n++)
         lengths[nlengths++] = n;
-    static const size_t more[] = {95,  96,  97,  127, 128,  129, 191,
-                                  255, 256, 257, 300, 1000, 4096};
+    static const size_t more[] = {95,  96,  97,  127, 128,  129,  191,
+                                  255, 256, 257, 300, 1000, 4096, 20000};
     static const size_t more_quick[] = {63, 64, 65, 128, 300};
     const size_t *m = quick ? more_quick : more;
     size_t nm = quick ? sizeof more_quick / sizeof *m : sizeof more / sizeof *m;
