@@ -69,19 +69,27 @@ ML_CT_INLINE int64_t ml_ct_sign_gl64(uint64_t g, uint64_t l)
     return (int64_t)ml_ct_nonzero(g & (l - 1)) - (int64_t)ml_ct_nonzero(l & (g - 1));
 }
 
+/* Two cmov on one condition: %[x], %[y] = %[a], %[b] when `test` (an
+ * instruction setting the flags) leaves condition `cc` true.  The cmp +
+ * two cmov shape of every kept-pair update below. */
+#define ML_CT_CMOV2_ASM(test, cc) \
+    test "\n\t" \
+         "cmov" cc " %[a], %[x]\n\t" \
+         "cmov" cc " %[b], %[y]"
+
 /*
  * (*eq, *le) = (eq_new, le_new) if *eq has all its bits set, else
- * unchanged: cmp + two cmove.  With "equal" bit-sets of pieces taken in
- * address order, the pair kept is the first piece's that differs.  Inline
- * assembly because C gives no guarantee here: compilers may compile ?: to
- * a branch, and the and/andn/or form costs three times the instructions.
+ * unchanged.  With "equal" bit-sets of pieces taken in address order, the
+ * pair kept is the first piece's that differs.  Inline assembly because C
+ * gives no guarantee here: compilers may compile ?: to a branch, and the
+ * and/andn/or form costs three times the instructions.
  */
 ML_CT_INLINE void ml_ct_cmov2_all_ones(uint64_t *eq, uint64_t eq_new, uint64_t *le,
                                        uint64_t le_new)
 {
-    __asm__("cmp $-1, %0\n\tcmove %2, %0\n\tcmove %3, %1"
-            : "+r"(*eq), "+r"(*le)
-            : "r"(eq_new), "r"(le_new)
+    __asm__(ML_CT_CMOV2_ASM("cmp $-1, %[x]", "e")
+            : [x] "+r"(*eq), [y] "+r"(*le)
+            : [a] "r"(eq_new), [b] "r"(le_new)
             : "cc");
 }
 
@@ -249,31 +257,25 @@ ML_CT_INLINE int ml_ct_bcmp16_32(const unsigned char *p, const unsigned char *q,
  * "differ", which neg moves into the carry; "adc r, r" then gives
  * 2r + differ = differ - 2 * less.
  */
-ML_CT_INLINE int ml_ct_cmp64(uint64_t x, uint64_t y)
-{
-    uint64_t r;
-    __asm__("sub %2, %1\n\t"
-            "sbb %0, %0\n\t"
-            "neg %1\n\t"
-            "adc %0, %0"
-            : "=&r"(r), "+r"(x)
-            : "r"(y)
-            : "cc");
-    return (int)r;
-}
-/* The same for the sizes below 4, as its own code: gcc otherwise merges
- * the two identical tails, and the jump between them cost a cycle. */
+#define ML_CT_CMP64(x, y, tag) \
+    __extension__({ \
+        uint64_t c_x_ = (x), c_y_ = (y), c_r_; \
+        __asm__("sub %2, %1\n\t" \
+                "sbb %0, %0\n\t" \
+                "neg %1\n\t" \
+                "adc %0, %0" tag \
+                : "=&r"(c_r_), "+r"(c_x_) \
+                : "r"(c_y_) \
+                : "cc"); \
+        (int)c_r_; \
+    })
+ML_CT_INLINE int ml_ct_cmp64(uint64_t x, uint64_t y) { return ML_CT_CMP64(x, y, ""); }
+/* The same for the sizes below 4, as its own code (an assembler comment
+ * apart): gcc otherwise merges the two identical tails, and the jump
+ * between them cost a cycle. */
 ML_CT_INLINE int ml_ct_cmp64_upto3(uint64_t x, uint64_t y)
 {
-    uint64_t r;
-    __asm__("sub %2, %1\n\t"
-            "sbb %0, %0\n\t"
-            "neg %1\n\t"
-            "adc %0, %0  # n < 4"
-            : "=&r"(r), "+r"(x)
-            : "r"(y)
-            : "cc");
-    return (int)r;
+    return ML_CT_CMP64(x, y, "  # n < 4");
 }
 ML_CT_INLINE int ml_ct_cmp128(uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1)
 {
@@ -290,6 +292,21 @@ ML_CT_INLINE int ml_ct_cmp128(uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1
     return (int)r;
 }
 
+/* The 16-byte blocks at p and q as memory operands, two words each. */
+#define ML_CT_BLOCK16_OPERANDS(p, q) \
+    [p0] "m"(*(const uint64_t *)(const void *)(p)), \
+        [q0] "m"(*(const uint64_t *)(const void *)(q)), \
+        [p1] "m"(*(const uint64_t *)(const void *)((p) + 8)), \
+        [q1] "m"(*(const uint64_t *)(const void *)((q) + 8))
+/* %[a], %[b] = the blocks' first word pair, or their second if the first
+ * is equal. */
+#define ML_CT_FIRST16_ASM \
+    "mov %[p0], %[a]\n\t" \
+    "mov %[q0], %[b]\n\t" \
+    "cmp %[a], %[b]\n\t" \
+    "cmove %[p1], %[a]\n\t" \
+    "cmove %[q1], %[b]"
+
 /*
  * Scalar timingsafe_memcmp over 16-byte blocks, walked from the end of
  * the buffers to the start (the selection FreeBSD's amd64
@@ -305,35 +322,20 @@ ML_CT_INLINE int ml_ct_cmp128(uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1
 ML_CT_INLINE void ml_ct_first16(const unsigned char *p, const unsigned char *q,
                                 uint64_t *ka, uint64_t *kb)
 {
-    __asm__("mov %[p0], %[a]\n\t"
-            "mov %[q0], %[b]\n\t"
-            "cmp %[a], %[b]\n\t"
-            "cmove %[p1], %[a]\n\t"
-            "cmove %[q1], %[b]"
+    __asm__(ML_CT_FIRST16_ASM
             : [a] "=&r"(*ka), [b] "=&r"(*kb)
-            : [p0] "m"(*(const uint64_t *)(const void *)p),
-              [q0] "m"(*(const uint64_t *)(const void *)q),
-              [p1] "m"(*(const uint64_t *)(const void *)(p + 8)),
-              [q1] "m"(*(const uint64_t *)(const void *)(q + 8))
+            : ML_CT_BLOCK16_OPERANDS(p, q)
             : "cc");
 }
 /* The block's first differing word pair (a, b) replaces the kept pair
- * when `test` (an instruction setting ZF) leaves condition `cc` true. */
+ * when `test` leaves condition `cc` true: one asm statement, so that the
+ * compilers schedule it as one piece. */
 #define ML_CT_PICK16(p, q, ka, kb, test, cc) \
     do { \
         uint64_t a_, b_; \
-        __asm__("mov %[p0], %[a]\n\t" \
-                "mov %[q0], %[b]\n\t" \
-                "cmp %[a], %[b]\n\t" \
-                "cmove %[p1], %[a]\n\t" \
-                "cmove %[q1], %[b]\n\t" test "\n\t" \
-                "cmov" cc " %[a], %[ka]\n\t" \
-                "cmov" cc " %[b], %[kb]" \
-                : [ka] "+r"(*(ka)), [kb] "+r"(*(kb)), [a] "=&r"(a_), [b] "=&r"(b_) \
-                : [p0] "m"(*(const uint64_t *)(const void *)(p)), \
-                  [q0] "m"(*(const uint64_t *)(const void *)(q)), \
-                  [p1] "m"(*(const uint64_t *)(const void *)((p) + 8)), \
-                  [q1] "m"(*(const uint64_t *)(const void *)((q) + 8)) \
+        __asm__(ML_CT_FIRST16_ASM "\n\t" ML_CT_CMOV2_ASM(test, cc) \
+                : [x] "+r"(*(ka)), [y] "+r"(*(kb)), [a] "=&r"(a_), [b] "=&r"(b_) \
+                : ML_CT_BLOCK16_OPERANDS(p, q) \
                 : "cc"); \
     } while (0)
 ML_CT_INLINE void ml_ct_pick16(const unsigned char *p, const unsigned char *q,
@@ -349,7 +351,7 @@ ML_CT_INLINE void ml_ct_pick16(const unsigned char *p, const unsigned char *q,
 ML_CT_INLINE void ml_ct_pick16_fwd(const unsigned char *p, const unsigned char *q,
                                    uint64_t *ka, uint64_t *kb)
 {
-    ML_CT_PICK16(p, q, ka, kb, "cmp %[ka], %[kb]", "e");
+    ML_CT_PICK16(p, q, ka, kb, "cmp %[x], %[y]", "e");
 }
 
 /* The first differing word pair of the 64 bytes at p and q (an equal pair
@@ -363,13 +365,11 @@ ML_CT_INLINE void ml_ct_first64(const unsigned char *p, const unsigned char *q,
     ml_ct_pick16(p, q, ka, kb);
 }
 
-/* (*ka, *kb) = (a, b) if *ka == *kb, else unchanged: cmp + two cmove. */
+/* (*ka, *kb) = (a, b) if *ka == *kb, else unchanged. */
 ML_CT_INLINE void ml_ct_cmov2_if_equal(uint64_t *ka, uint64_t *kb, uint64_t a, uint64_t b)
 {
-    __asm__("cmp %[ka], %[kb]\n\t"
-            "cmove %[a], %[ka]\n\t"
-            "cmove %[b], %[kb]"
-            : [ka] "+r"(*ka), [kb] "+r"(*kb)
+    __asm__(ML_CT_CMOV2_ASM("cmp %[x], %[y]", "e")
+            : [x] "+r"(*ka), [y] "+r"(*kb)
             : [a] "r"(a), [b] "r"(b)
             : "cc");
 }
