@@ -84,9 +84,19 @@ sse2) export GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-AVX512F,-AVX512VL,-AVX512BW 
 *) echo "run.sh: AB_GLIBC is default, avx2 or sse2" >&2; exit 2 ;;
 esac
 run=${AB_RUN:-setarch -R taskset -c 1}
+# The machine's state, before and after the run: glibc's own memcmp (its
+# default level) on 16 equal bytes at the first placement.  A shared host
+# can run the same code 1.5x slower for minutes (docs/benchmarking.md), so
+# each table names the state it was measured in.
+probe() {
+    env -u GLIBC_TUNABLES $run "$out/ab" "$out/libab${pads%% *}.so" memcmp fixed:0:16 equal \
+        libc libc 2>/dev/null | awk '$1 == "16" { print $2 }'
+}
+probe_before=$(probe)
 # Every placement, every implementation next to libc: lines
 # "impl pad row libc-ticks impl-ticks", then per implementation and row
 # the ticks (medians over the placements) and the time ratios.
+table=$out/table.txt
 for pad in $pads; do
     for impl in "$@"; do
         AB_STACK=$((pad * ${AB_STACK_STEP:-1104})) \
@@ -131,4 +141,10 @@ done | awk -v fmt="${AB_FORMAT:-table}" -v func="$func" -v mode="$mode" -v data=
             printf "%-10s %-10s %9.2f %9.2f %6.3f  [%.3f %.3f]%s\n", kv[1], kv[2], a, b, r,
                 lo, hi, bad ? " !" : ""
         }
-    }'
+    }' > "$table"
+probe_after=$(probe)
+cat "$table"
+if [ -n "$probe_before" ] && [ "${AB_FORMAT:-table}" = table ]; then
+    echo "# state probe: glibc's memcmp on 16 equal bytes, $probe_before ticks before the run," \
+        "$probe_after after"
+fi
