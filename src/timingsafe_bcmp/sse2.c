@@ -4,10 +4,11 @@
  * final test is pcmpeqb against zero and pmovmskb (SSE2 has no ptest).
  * Size classes by n only: scalar words up to 16 bytes, two overlapping
  * vectors up to 32, four up to 64 and six up to 96 (there pcmpeqb and
- * pand, so that one pmovmskb of the "equal" bytes decides), eight up to
- * 128 (no loop),
- * then a loop of four vectors per step and the last 64 bytes, overlapping
- * the loop.
+ * pand, so that one pmovmskb of the "equal" bytes decides); up to 256 no
+ * loop: the first 64, 128 or 192 bytes and the last 32 or 64, one tree of
+ * ors (shallower than the loop's chain, and at 129-160 bytes ten vectors
+ * where the loop reads twelve); then a loop of four vectors per step and
+ * the last 64 bytes, overlapping the loop.
  */
 #include <emmintrin.h>
 
@@ -15,6 +16,16 @@
 #include "ct_x86.h"
 #include "internal.h"
 #include "ops_scalar.h"
+
+/* The or of the xors of 32 or 64 bytes. */
+ML_CT_INLINE __m128i xor32b(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_or_si128(ml_ct_xor16(p, q), ml_ct_xor16(p + 16, q + 16));
+}
+ML_CT_INLINE __m128i xor64b(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_or_si128(xor32b(p, q), xor32b(p + 32, q + 32));
+}
 
 int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
 {
@@ -41,16 +52,21 @@ int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
                 _mm_and_si128(ml_ct_eq16(p + n - 32, q + n - 32),
                               ml_ct_eq16(p + n - 16, q + n - 16)))),
             16, "65-96");
-    if (n <= 128) {
-        __m128i x0 = _mm_or_si128(ml_ct_xor16(p, q), ml_ct_xor16(p + 16, q + 16));
-        __m128i x1 =
-            _mm_or_si128(ml_ct_xor16(p + 32, q + 32), ml_ct_xor16(p + 48, q + 48));
-        __m128i x2 = _mm_or_si128(ml_ct_xor16(p + n - 64, q + n - 64),
-                                  ml_ct_xor16(p + n - 48, q + n - 48));
-        __m128i x3 = _mm_or_si128(ml_ct_xor16(p + n - 32, q + n - 32),
-                                  ml_ct_xor16(p + n - 16, q + n - 16));
-        return ml_ct_nonzero16(_mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3)));
-    }
+    if (n <= 128)
+        return ml_ct_nonzero16(
+            _mm_or_si128(xor64b(p, q), xor64b(p + n - 64, q + n - 64)));
+    if (n <= 160)
+        return ml_ct_nonzero16(
+            _mm_or_si128(_mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64)),
+                         xor32b(p + n - 32, q + n - 32)));
+    if (n <= 192)
+        return ml_ct_nonzero16(
+            _mm_or_si128(_mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64)),
+                         xor64b(p + n - 64, q + n - 64)));
+    if (n <= 256)
+        return ml_ct_nonzero16(_mm_or_si128(
+            _mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64)),
+            _mm_or_si128(xor64b(p + 128, q + 128), xor64b(p + n - 64, q + n - 64))));
 
     __m128i acc0 = _mm_setzero_si128(), acc1 = _mm_setzero_si128();
     size_t last = n - 64;
