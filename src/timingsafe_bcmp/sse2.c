@@ -7,8 +7,9 @@
  * pand, so that one pmovmskb of the "equal" bytes decides); up to 256 no
  * loop: the first 64, 128 or 192 bytes and the last 32 or 64, one tree of
  * ors (shallower than the loop's chain, and at 129-160 bytes ten vectors
- * where the loop reads twelve); then a loop of four vectors per step and
- * the last 64 bytes, overlapping the loop.
+ * where the loop reads twelve).  Above, the first 256 bytes in the same
+ * way, then the last 32 bytes up to 288, or a loop of four vectors per
+ * step and the last 64 bytes, overlapping the loop.
  */
 #include <emmintrin.h>
 
@@ -68,9 +69,14 @@ int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
             _mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64)),
             _mm_or_si128(xor64b(p + 128, q + 128), xor64b(p + n - 64, q + n - 64))));
 
-    __m128i acc0 = _mm_setzero_si128(), acc1 = _mm_setzero_si128();
+    __m128i head =
+        _mm_or_si128(_mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64)),
+                     _mm_or_si128(xor64b(p + 128, q + 128), xor64b(p + 192, q + 192)));
+    if (n <= 288)
+        return ml_ct_nonzero16(_mm_or_si128(head, xor32b(p + n - 32, q + n - 32)));
+    __m128i acc0 = head, acc1 = _mm_setzero_si128();
     size_t last = n - 64;
-    for (size_t i = 0; i < last; i += 64) {
+    for (size_t i = 256; i < last; i += 64) {
         acc0 = _mm_or_si128(acc0, ml_ct_xor16(p + i, q + i));
         acc1 = _mm_or_si128(acc1, ml_ct_xor16(p + i + 16, q + i + 16));
         acc0 = _mm_or_si128(acc0, ml_ct_xor16(p + i + 32, q + i + 32));
