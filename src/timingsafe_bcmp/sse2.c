@@ -7,7 +7,7 @@
  * pand, so that one pmovmskb of the "equal" bytes decides); up to 256 no
  * loop: the first 64, 128 or 192 bytes and the last 32 or 64, one tree of
  * ors (shallower than the loop's chain, and at 129-160 bytes ten vectors
- * where the loop reads twelve).  Above, the first 256 bytes in the same
+ * where the loop would read twelve).  Above, the first 256 bytes in the same
  * way, then the last 32 bytes up to 288, or a loop of four vectors per
  * step and the last 64 bytes, overlapping the loop.
  */
@@ -18,7 +18,7 @@
 #include "internal.h"
 #include "ops_scalar.h"
 
-/* The or of the xors of 32 or 64 bytes. */
+/* The or of the xors of 32, 64 or 128 bytes. */
 ML_CT_INLINE __m128i xor32b(const unsigned char *p, const unsigned char *q)
 {
     return _mm_or_si128(ml_ct_xor16(p, q), ml_ct_xor16(p + 16, q + 16));
@@ -26,6 +26,10 @@ ML_CT_INLINE __m128i xor32b(const unsigned char *p, const unsigned char *q)
 ML_CT_INLINE __m128i xor64b(const unsigned char *p, const unsigned char *q)
 {
     return _mm_or_si128(xor32b(p, q), xor32b(p + 32, q + 32));
+}
+ML_CT_INLINE __m128i xor128b(const unsigned char *p, const unsigned char *q)
+{
+    return _mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64));
 }
 
 int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
@@ -58,20 +62,16 @@ int memlane_timingsafe_bcmp_sse2(const void *pa, const void *pb, size_t n)
             _mm_or_si128(xor64b(p, q), xor64b(p + n - 64, q + n - 64)));
     if (n <= 160)
         return ml_ct_nonzero16(
-            _mm_or_si128(_mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64)),
-                         xor32b(p + n - 32, q + n - 32)));
+            _mm_or_si128(xor128b(p, q), xor32b(p + n - 32, q + n - 32)));
     if (n <= 192)
         return ml_ct_nonzero16(
-            _mm_or_si128(_mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64)),
-                         xor64b(p + n - 64, q + n - 64)));
+            _mm_or_si128(xor128b(p, q), xor64b(p + n - 64, q + n - 64)));
     if (n <= 256)
-        return ml_ct_nonzero16(_mm_or_si128(
-            _mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64)),
-            _mm_or_si128(xor64b(p + 128, q + 128), xor64b(p + n - 64, q + n - 64))));
+        return ml_ct_nonzero16(
+            _mm_or_si128(xor128b(p, q), _mm_or_si128(xor64b(p + 128, q + 128),
+                                                     xor64b(p + n - 64, q + n - 64))));
 
-    __m128i head =
-        _mm_or_si128(_mm_or_si128(xor64b(p, q), xor64b(p + 64, q + 64)),
-                     _mm_or_si128(xor64b(p + 128, q + 128), xor64b(p + 192, q + 192)));
+    __m128i head = _mm_or_si128(xor128b(p, q), xor128b(p + 128, q + 128));
     if (n <= 288)
         return ml_ct_nonzero16(_mm_or_si128(head, xor32b(p + n - 32, q + n - 32)));
     __m128i acc0 = head, acc1 = _mm_setzero_si128();
