@@ -31,6 +31,17 @@ test: $(TEST_BIN)
 # Further parts of `make test`: one double-colon rule each.
 test-extra::
 
+# ---- the comparisons' lanes beyond 256 bytes ----
+# A difference at every position of lengths that run each variant's loops
+# and tails (tests/compare/lanes.c), a binary of its own.
+LANES_BIN := $(BUILD)/memlane-test-lanes
+$(LANES_BIN): tests/compare/lanes.c tests/suite/harness.c tests/suite/harness.h $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) tests/compare/lanes.c tests/suite/harness.c $(LIB_INTERNAL_A) -o $@
+all: $(LANES_BIN)
+
+test-extra:: $(LANES_BIN)
+	$(LANES_BIN)
+
 # ---- memset: the tunables, the thresholds' paths, memset_explicit ----
 MEMSET_TUN_TEST := $(BUILD)/memset-tunables-test
 $(MEMSET_TUN_TEST): tests/memset/test_tunables.c $(wildcard src/*.h) $(LIB_INTERNAL_A)
