@@ -7,7 +7,8 @@
  *    65..128   head + tail vector, one test
  *   129..256   32 bytes alone, then two heads + two tails, one test
  *   257..      the first vector, two per iteration on p aligned to 64
- *              (four above 1 KiB), then the two or four ending at n
+ *              (four above 1 KiB, read as eight 32-byte vectors from 32
+ *              to 256 KiB), then the two or four ending at n
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/library.mk).
  */
 #include "internal.h"
@@ -40,8 +41,10 @@ static inline int differ_first_129_256(const unsigned char *p, const unsigned ch
 /*
  * n > 256: the first 64 bytes alone (inputs that differ at once read
  * little), then two vectors per iteration on p aligned to 64 (p + i,
- * i = 1..64; only q's loads may split a cache line), four above 1 KiB,
- * then the two or four ending at n, which re-read bytes found equal.
+ * i = 1..64; only q's loads may split a cache line), four above 1 KiB
+ * (as 32-byte loads where both buffers together outgrow L1 but not L2:
+ * ml_differ256_by32), then the two or four ending at n, which re-read
+ * bytes found equal.
  * Equal inputs fall through every test.
  */
 static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
@@ -50,6 +53,12 @@ static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
         return 1;
     size_t i = 64 - ((uintptr_t)p & 63);
     if (n > 1024) {
+        if (n - ML_BY32_MIN < ML_BY32_MAX - ML_BY32_MIN) {
+            for (; i < n - 256; i += 256)
+                if (ML_UNLIKELY(ml_differ256_by32(p, q, i)))
+                    return 1;
+            return ml_differ256_by32(p, q, n - 256);
+        }
         for (; i < n - 256; i += 256)
             if (ML_UNLIKELY(ml_differ256(p, q, i)))
                 return 1;
@@ -63,9 +72,9 @@ static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
     return ml_differ128(p, q, n - 128);
 }
 
-/* Aligned to 1024 (the code, helpers included, is under 1 KiB), so that
+/* Aligned to 2048 (the code, helpers included, is under 2 KiB), so that
  * the hot path never straddles a 4 KiB page boundary (see memcmp/avx512.c). */
-__attribute__((aligned(1024))) int memlane_bcmp_avx512(const void *a, const void *b,
+__attribute__((aligned(2048))) int memlane_bcmp_avx512(const void *a, const void *b,
                                                        size_t n)
 {
     const unsigned char *p = a, *q = b;

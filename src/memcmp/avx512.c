@@ -8,7 +8,8 @@
  *    65..128   head + tail vector, the first differing one picked by cmov
  *   129..256   32 bytes alone, then two heads + two tails picked by cmov
  *   257..      the first vector, then two per iteration on p aligned to
- *              64 (four above 1 KiB), then the two or four ending at n
+ *              64 (four above 1 KiB, read as eight 32-byte vectors from
+ *              32 to 256 KiB), then the two or four ending at n
  *              (bcmp's long path); a group that differs is located by
  *              memcmp_locate128/256 (cold)
  * Upper register state: with gcc, mk/library.mk reserves xmm0-15 for this
@@ -50,6 +51,14 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
         return ml_diff_at(p, q, ml_ctz64(m));
     size_t i = 64 - ((uintptr_t)p & 63);
     if (n > 1024) {
+        if (n - ML_BY32_MIN < ML_BY32_MAX - ML_BY32_MIN) {
+            for (; i < n - 256; i += 256)
+                if (ML_UNLIKELY(ml_differ256_by32(p, q, i)))
+                    return memcmp_locate256(p, q, i);
+            return ML_LIKELY(!ml_differ256_by32(p, q, n - 256))
+                       ? 0
+                       : memcmp_locate256(p, q, n - 256);
+        }
         for (; i < n - 256; i += 256)
             if (ML_UNLIKELY(ml_differ256(p, q, i)))
                 return memcmp_locate256(p, q, i);

@@ -8,7 +8,8 @@
  * later difference of the opposite sign that must not decide.  The
  * pointers are offset against each other and against 64 bytes, since the
  * loops align the first pointer and that moves which lane a byte lands in.
- * a ends flush against a guard page.
+ * a ends flush against a guard page.  Lengths of 32 KiB and more, where
+ * some loops change their vector width, get three windows of positions.
  *
  * The timing-safe comparisons run here too: their 256-byte groups walked
  * from the end, and the blocks of the last group, meet every position.
@@ -38,6 +39,44 @@ static void check(const struct impl *im, const unsigned char *a, const unsigned 
              (size_t)((uintptr_t)a % 64), (size_t)((uintptr_t)b % 64), pos, got, want);
 }
 
+/* A difference at pos (byte pairs v0..v1-1, both orders), alone and
+ * followed by one of the opposite sign; a and b are equal before and after. */
+static void check_position(const struct impl *im, unsigned char *a, unsigned char *b,
+                           size_t n, size_t pos, size_t v0, size_t v1)
+{
+    unsigned char ka = a[pos], kb = b[pos];
+    for (size_t v = v0; v < v1; v++)
+        for (int swap = 0; swap < 2; swap++) {
+            a[pos] = pairs[v][swap];
+            b[pos] = pairs[v][!swap];
+            check(im, a, b, n, pos);
+            check(im, b, a, n, pos);
+            if (pos + 1 < n) {
+                size_t pos2 = pos + 1 + (size_t)(rnd() % (n - pos - 1));
+                unsigned char ka2 = a[pos2], kb2 = b[pos2];
+                a[pos2] = pairs[v][!swap];
+                b[pos2] = pairs[v][swap];
+                check(im, a, b, n, pos);
+                a[pos2] = ka2;
+                b[pos2] = kb2;
+            }
+        }
+    a[pos] = ka;
+    b[pos] = kb;
+}
+
+/* Equal random buffers of n bytes, a flush against its guard page, each
+ * shifted by its shift, and their compare checked. */
+static void place_equal(const struct impl *im, size_t n, const size_t shift[2],
+                        unsigned char **a, unsigned char **b)
+{
+    *a = at_end(&g_a, n + shift[0]);
+    *b = g_b.lo + 64 + shift[1];
+    rnd_fill(*a, n);
+    memcpy(*b, *a, n);
+    check(im, *a, *b, n, (size_t)-1);
+}
+
 static void lanes(const struct impl *im)
 {
     case_begin("lanes", im);
@@ -45,39 +84,44 @@ static void lanes(const struct impl *im)
         for (size_t k = 0; k < sizeof lengths / sizeof lengths[0] && !case_failed();
              k++) {
             size_t n = lengths[k];
-            unsigned char *a = at_end(&g_a, n + shifts[s][0]);
-            unsigned char *b = g_b.lo + 64 + shifts[s][1];
-            rnd_fill(a, n);
-            memcpy(b, a, n);
-            check(im, a, b, n, (size_t)-1);
-            for (size_t pos = 0; pos < n; pos++) {
-                unsigned char ka = a[pos], kb = b[pos];
-                for (size_t v = 0; v < sizeof pairs / sizeof pairs[0]; v++)
-                    for (int swap = 0; swap < 2; swap++) {
-                        a[pos] = pairs[v][swap];
-                        b[pos] = pairs[v][!swap];
-                        check(im, a, b, n, pos);
-                        check(im, b, a, n, pos);
-                        if (pos + 1 < n) {
-                            size_t pos2 = pos + 1 + (size_t)(rnd() % (n - pos - 1));
-                            unsigned char ka2 = a[pos2], kb2 = b[pos2];
-                            a[pos2] = pairs[v][!swap];
-                            b[pos2] = pairs[v][swap];
-                            check(im, a, b, n, pos);
-                            a[pos2] = ka2;
-                            b[pos2] = kb2;
-                        }
-                    }
-                a[pos] = ka;
-                b[pos] = kb;
-            }
+            unsigned char *a, *b;
+            place_equal(im, n, shifts[s], &a, &b);
+            for (size_t pos = 0; pos < n && !case_failed(); pos++)
+                check_position(im, a, b, n, pos, 0, sizeof pairs / sizeof pairs[0]);
+        }
+    case_end();
+}
+
+/*
+ * Lengths whose loop reads 32-byte vectors (avx512 memcmp and bcmp from
+ * 32 KiB, src/ops_x86_cmp.h): every position of the first 320 bytes, of
+ * 320 bytes in the middle and of the last 320, at three pointer offsets,
+ * with the byte pair whose signed and unsigned orders disagree.
+ */
+static const size_t big_lengths[] = {32768, 33799};
+static const size_t big_shifts[][2] = {{0, 0}, {5, 17}, {63, 33}};
+#define BIG_MAP (40 * 1024)
+
+static void lanes_big(const struct impl *im)
+{
+    case_begin("lanes/big", im);
+    for (size_t s = 0; s < sizeof big_shifts / sizeof big_shifts[0]; s++)
+        for (size_t k = 0;
+             k < sizeof big_lengths / sizeof big_lengths[0] && !case_failed(); k++) {
+            size_t n = big_lengths[k];
+            unsigned char *a, *b;
+            place_equal(im, n, big_shifts[s], &a, &b);
+            const size_t from[3] = {0, n / 2 - 160, n - 320};
+            for (int w = 0; w < 3; w++)
+                for (size_t pos = from[w]; pos < from[w] + 320 && !case_failed(); pos++)
+                    check_position(im, a, b, n, pos, 1, 2);
         }
     case_end();
 }
 
 int main(int argc, char **argv)
 {
-    if (guarded_init(&g_a, 4 * 4096) || guarded_init(&g_b, 4 * 4096)) {
+    if (guarded_init(&g_a, BIG_MAP) || guarded_init(&g_b, BIG_MAP)) {
         perror("mmap");
         return 2;
     }
@@ -95,6 +139,7 @@ int main(int argc, char **argv)
         if (!wanted || impls[i].kind != ML_KIND_CMP)
             continue;
         lanes(&impls[i]);
+        lanes_big(&impls[i]);
     }
     printf("lanes: %lu passed, %lu failed\n", cases_passed, cases_failed);
     return cases_failed ? 1 : 0;
