@@ -163,6 +163,24 @@ test-extra::
 	    python3 bench/programs/run.py --dry-run | grep -q '^would run' && echo "bench-programs --dry-run: 1 passed, 0 failed"; \
 	else echo "bench-programs: python3 missing, dry run skipped"; fi
 
+# ---- bench-startup: what loading memlane costs a process ----
+# bench-startup (bench/startup): /bin/true started with no preload, with
+# an empty preloaded object and with the drop-in, in turns; the median
+# time per start and its difference.  `make test` only builds it.
+#   make bench-startup [STARTUP_ARGS="-r 40 -b 50"]
+STARTUP_BIN := $(BUILD)/startup
+STARTUP_EMPTY := $(BUILD)/startup-empty.so
+STARTUP_ARGS ?=
+STARTUP_CPU ?= 1
+$(STARTUP_BIN): bench/startup/startup.c
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $< -o $@
+$(STARTUP_EMPTY): bench/startup/empty.c
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -fPIC -shared $< -o $@
+.PHONY: bench-startup
+bench-startup: $(STARTUP_BIN) $(STARTUP_EMPTY) $(PRELOAD_SO)
+	taskset -c $(STARTUP_CPU) $(STARTUP_BIN) $(STARTUP_ARGS) none $(abspath $(STARTUP_EMPTY)) $(abspath $(PRELOAD_SO))
+test-extra:: $(STARTUP_BIN) $(STARTUP_EMPTY)
+
 # ---- same-level: against glibc's code of the same level ----
 # memlane's avx2/sse2 variants against glibc's code of the same level
 # (bench/same-level.sh), output in $(BUILD)/same-level;
