@@ -54,7 +54,9 @@ void report_header(FILE *out)
     gmtime_r(&now, &tm);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
     features(feat, sizeof feat);
-    const char *brand = ml_cpu()->brand;
+    char brand_buf[49];
+    ml_cpu_brand(brand_buf);
+    const char *brand = brand_buf;
     while (*brand == ' ')
         brand++;
 

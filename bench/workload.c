@@ -596,8 +596,9 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
     uint64_t total = 0;
     for (unsigned i = 0; i < nrows; i++)
         total += rows[i].calls;
-    char brand[64];
-    const char *b = ml_cpu()->brand;
+    char brand[64], brand_buf[49];
+    ml_cpu_brand(brand_buf);
+    const char *b = brand_buf;
     while (*b == ' ')
         b++;
     snprintf(brand, sizeof brand, "%s", b);

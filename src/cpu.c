@@ -15,16 +15,23 @@ static unsigned long long ml_xgetbv0(void)
     return ((unsigned long long)hi << 32) | lo;
 }
 
+/* Each CPUID traps to the hypervisor in a virtual machine (about 6 us on
+ * the KVM guest of docs/design.md), and every process that loads memlane
+ * runs these at start-up: so each leaf is read once, the brand string
+ * only when asked for (ml_cpu_brand). */
 static void ml_cpu_detect(struct ml_cpu *cpu)
 {
-    unsigned a, b, c, d, max_leaf, vendor_ebx;
+    unsigned a, b, c, d, vendor_ebx;
 
-    if (!__get_cpuid(0, &max_leaf, &vendor_ebx, &c, &d))
-        return;
+    __cpuid(0, cpu->max_leaf, vendor_ebx, c, d);
     cpu->is_intel = vendor_ebx == 0x756e6547; /* "Genu" */
     cpu->is_amd = vendor_ebx == 0x68747541;   /* "Auth" */
+    if (cpu->max_leaf < 1)
+        return;
 
     __cpuid(1, a, b, c, d);
+    unsigned base_family = (a >> 8) & 0xf;
+    cpu->family = base_family == 0xf ? base_family + ((a >> 20) & 0xff) : base_family;
     cpu->sse2 = (d >> 26) & 1;
     cpu->movbe = (c >> 22) & 1;
     unsigned osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
@@ -35,7 +42,7 @@ static void ml_cpu_detect(struct ml_cpu *cpu)
     int ymm_ok = avx && (xcr0 & 0x6) == 0x6;
     int zmm_ok = ymm_ok && (xcr0 & 0xe6) == 0xe6;
 
-    if (max_leaf >= 7) {
+    if (cpu->max_leaf >= 7) {
         __cpuid_count(7, 0, a, b, c, d);
         cpu->bmi1 = (b >> 3) & 1;
         cpu->avx2 = ymm_ok && ((b >> 5) & 1);
@@ -51,18 +58,26 @@ static void ml_cpu_detect(struct ml_cpu *cpu)
             cpu->fsrs = (a >> 11) & 1;
         }
     }
+}
 
+void ml_cpu_brand(char out[49])
+{
     unsigned ext_max = __get_cpuid_max(0x80000000, 0);
+    out[0] = 0;
     if (ext_max >= 0x80000004) {
-        unsigned *w = (unsigned *)(void *)cpu->brand;
+        unsigned w[12];
         for (unsigned leaf = 0; leaf < 3; leaf++)
             __cpuid(0x80000002 + leaf, w[4 * leaf], w[4 * leaf + 1], w[4 * leaf + 2],
                     w[4 * leaf + 3]);
-        cpu->brand[48] = 0;
+        const unsigned char *bytes = (const unsigned char *)w;
+        for (unsigned i = 0; i < 48; i++)
+            out[i] = (char)bytes[i];
+        out[48] = 0;
     }
 }
 #else
 static void ml_cpu_detect(struct ml_cpu *cpu) { (void)cpu; }
+void ml_cpu_brand(char out[49]) { out[0] = 0; }
 #endif
 
 const struct ml_cpu *ml_cpu(void)
@@ -144,13 +159,12 @@ static size_t ml_llc_from_leaf(unsigned leaf)
 size_t ml_cpu_llc_bytes(void)
 {
     const struct ml_cpu *cpu = ml_cpu();
-    unsigned max_leaf = __get_cpuid_max(0, 0);
-    unsigned ext_max = __get_cpuid_max(0x80000000, 0);
 
-    if (cpu->is_intel && max_leaf >= 4)
+    if (cpu->is_intel && cpu->max_leaf >= 4)
         return ml_llc_from_leaf(4);
     if (cpu->is_amd) {
         unsigned a, b, c, d;
+        unsigned ext_max = __get_cpuid_max(0x80000000, 0);
         size_t size = 0;
         if (ext_max >= 0x8000001d) {
             __cpuid(0x80000001, a, b, c, d);

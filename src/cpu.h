@@ -22,12 +22,17 @@ struct ml_cpu {
     unsigned fsrs : 1; /* fast short rep stosb */
     unsigned is_intel : 1;
     unsigned is_amd : 1;
-    char brand[49]; /* processor brand string, "" if unknown */
+    unsigned max_leaf; /* highest basic CPUID leaf */
+    unsigned family;   /* display family (base + extended), 0 if unknown */
 };
 
 /* The features of this CPU (computed on first use; thread-safe: every
  * caller computes the same value). */
 ML_HIDDEN const struct ml_cpu *ml_cpu(void);
+
+/* The processor brand string (CPUID 0x80000002-4), "" if unknown; read on
+ * each call (for reports, not for the dispatch). */
+ML_HIDDEN void ml_cpu_brand(char out[49]);
 
 /* Size in bytes of the last-level data or unified cache (CPUID leaf 4 on
  * Intel, 0x8000001D on AMD, 0x80000006 as AMD's fallback); 0 if unknown.

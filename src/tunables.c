@@ -6,10 +6,6 @@
  * ml_warn_line (write(2)).
  */
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
-
 #include "cpu.h"
 #include "tunables.h"
 
@@ -105,19 +101,6 @@ void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunable
 
 /* The display family: base family, plus the extended family when the base
  * is 15 (AMD Zen: 0x17, 0x19, 0x1a). */
-static unsigned cpu_family(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d))
-        return 0;
-    unsigned base = (a >> 8) & 0xf;
-    return base == 0xf ? base + ((a >> 20) & 0xff) : base;
-#else
-    return 0;
-#endif
-}
-
 static void warn_bad(const char *name, const char *value)
 {
     const char *parts[] = {"memlane: ", name, "=\"", value,
@@ -151,7 +134,7 @@ void ml_tunables_cpu_defaults(struct ml_memset_tunables *out)
     tc.erms = c->erms;
     tc.fsrm = c->fsrm;
     tc.fsrs = c->fsrs;
-    tc.family = cpu_family();
+    tc.family = c->family;
     tc.llc_bytes = ml_cpu_llc_bytes();
     ml_tunables_defaults(&tc, out);
 }
@@ -187,6 +170,17 @@ void ml_tunables_init(void)
     __atomic_store_n(&ml_memset_tun_ready, 1, __ATOMIC_RELEASE);
 }
 
-/* At start-up, so that a warning appears then and not mid-run; always,
- * so that values computed before environ existed are replaced. */
-__attribute__((constructor)) static void ml_tunables_ctor(void) { ml_tunables_init(); }
+/* At start-up when a variable is set, so that a warning appears then and
+ * not mid-run, and when values were computed before environ existed, so
+ * that they are replaced.  Otherwise the first memset that needs them
+ * computes them: reading the cache sizes takes several CPUID leaves,
+ * each a trap to the hypervisor in a virtual machine, which a process
+ * that never makes a large memset need not pay. */
+__attribute__((constructor)) static void ml_tunables_ctor(void)
+{
+    char **env = ml_environ();
+    if (__atomic_load_n(&ml_memset_tun_ready, __ATOMIC_ACQUIRE) ||
+        (env && (ml_env_get(env, "MEMLANE_REP_STOSB_THRESHOLD") ||
+                 ml_env_get(env, "MEMLANE_NT_THRESHOLD"))))
+        ml_tunables_init();
+}
