@@ -30,6 +30,8 @@ static void ml_cpu_detect(struct ml_cpu *cpu)
         return;
 
     __cpuid(1, a, b, c, d);
+    /* The display family: the base family, plus the extended family when
+     * the base is 15 (AMD Zen: 0x17, 0x19, 0x1a). */
     unsigned base_family = (a >> 8) & 0xf;
     cpu->family = base_family == 0xf ? base_family + ((a >> 20) & 0xff) : base_family;
     cpu->sse2 = (d >> 26) & 1;

@@ -99,8 +99,6 @@ void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunable
     out->nt = nt;
 }
 
-/* The display family: base family, plus the extended family when the base
- * is 15 (AMD Zen: 0x17, 0x19, 0x1a). */
 static void warn_bad(const char *name, const char *value)
 {
     const char *parts[] = {"memlane: ", name, "=\"", value,
