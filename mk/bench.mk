@@ -172,8 +172,8 @@ STARTUP_BIN := $(BUILD)/startup
 STARTUP_EMPTY := $(BUILD)/startup-empty.so
 STARTUP_ARGS ?=
 STARTUP_CPU ?= 1
-$(STARTUP_BIN): bench/startup/startup.c
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) $< -o $@
+$(STARTUP_BIN): bench/startup/startup.c bench/stats.c bench/stats.h
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Ibench bench/startup/startup.c bench/stats.c -lm -o $@
 $(STARTUP_EMPTY): bench/startup/empty.c
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) -fPIC -shared $< -o $@
 .PHONY: bench-startup

@@ -2,9 +2,10 @@
 /*
  * startup: what loading memlane costs each process.  Starts a program
  * (default /bin/true) many times with LD_PRELOAD set to each object given,
- * "none" for no preload, and prints the median time per start and its
- * difference from the first configuration.  The configurations take turns
- * in batches, so drifts of a shared machine fall on all of them alike.
+ * "none" for no preload, and prints the median time per start (with its
+ * quartiles, bench/stats.c) and its difference from the first
+ * configuration.  The configurations take turns in batches, so drifts of
+ * a shared machine fall on all of them alike.
  * In a virtual machine every CPUID instruction traps to the hypervisor,
  * which makes the feature detection the largest part of the cost
  * (docs/design.md, "Start-up cost").
@@ -21,17 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stats.h"
+
 static double now_us(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Microseconds per start of prog, batch starts in a row; -1 on failure. */
@@ -91,13 +88,12 @@ int main(int argc, char **argv)
            prog, rounds, batch);
     double base = 0;
     for (int c = 0; c < nconf; c++) {
-        double *s = t + (size_t)c * (size_t)rounds;
-        qsort(s, (size_t)rounds, sizeof *s, cmp_double);
-        double med = s[rounds / 2];
+        struct summary sum;
+        summarize(t + (size_t)c * (size_t)rounds, (size_t)rounds, &sum);
         if (c == 0)
-            base = med;
-        printf("%-48s %8.1f  [%.1f %.1f]  %+7.1f\n", argv[optind + c], med, s[rounds / 4],
-               s[3 * rounds / 4], med - base);
+            base = sum.median;
+        printf("%-48s %8.1f  [%.1f %.1f]  %+7.1f\n", argv[optind + c], sum.median, sum.q1,
+               sum.q3, sum.median - base);
     }
     free(t);
     return 0;
