@@ -54,11 +54,8 @@ void report_header(FILE *out)
     gmtime_r(&now, &tm);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
     features(feat, sizeof feat);
-    char brand_buf[49];
-    ml_cpu_brand(brand_buf);
-    const char *brand = brand_buf;
-    while (*brand == ' ')
-        brand++;
+    char brand[49];
+    ml_cpu_brand(brand);
 
     if (ctx.opt.format == FMT_GOBENCH) {
         fprintf(out, "goos: linux\ngoarch: %s\npkg: memlane\n",

@@ -596,12 +596,8 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
     uint64_t total = 0;
     for (unsigned i = 0; i < nrows; i++)
         total += rows[i].calls;
-    char brand[64], brand_buf[49];
-    ml_cpu_brand(brand_buf);
-    const char *b = brand_buf;
-    while (*b == ' ')
-        b++;
-    snprintf(brand, sizeof brand, "%s", b);
+    char brand[49];
+    ml_cpu_brand(brand);
     for (size_t n = strlen(brand); n && brand[n - 1] == ' ';)
         brand[--n] = 0;
     fprintf(out, "verdict for %s on this CPU (%s):\n", p->program, brand);

@@ -71,10 +71,14 @@ void ml_cpu_brand(char out[49])
         for (unsigned leaf = 0; leaf < 3; leaf++)
             __cpuid(0x80000002 + leaf, w[4 * leaf], w[4 * leaf + 1], w[4 * leaf + 2],
                     w[4 * leaf + 3]);
+        /* Without the leading blanks some CPUs pad it with. */
         const unsigned char *bytes = (const unsigned char *)w;
-        for (unsigned i = 0; i < 48; i++)
-            out[i] = (char)bytes[i];
-        out[48] = 0;
+        unsigned from = 0, k = 0;
+        while (from < 48 && bytes[from] == ' ')
+            from++;
+        for (unsigned i = from; i < 48; i++)
+            out[k++] = (char)bytes[i];
+        out[k] = 0;
     }
 }
 #else
