@@ -107,6 +107,10 @@ static void warn_bad(const char *name, const char *value)
     ml_warn_line(parts, sizeof parts / sizeof parts[0], 3);
 }
 
+/* The variables, read by ml_tunables_init and looked for at start-up. */
+#define ENV_REP_STOSB "MEMLANE_REP_STOSB_THRESHOLD"
+#define ENV_NT "MEMLANE_NT_THRESHOLD"
+
 /* Returns 1 if the variable set *value. */
 static int apply_env(char **env, const char *name, size_t *value, int warn)
 {
@@ -154,9 +158,9 @@ void ml_tunables_init(void)
     if (env) {
         int first = !__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL);
         /* the variable sets the threshold of every variant */
-        if (apply_env(env, "MEMLANE_REP_STOSB_THRESHOLD", &t.rep_stosb, first))
+        if (apply_env(env, ENV_REP_STOSB, &t.rep_stosb, first))
             t.rep_stosb_sse2 = t.rep_stosb;
-        apply_env(env, "MEMLANE_NT_THRESHOLD", &t.nt, first);
+        apply_env(env, ENV_NT, &t.nt, first);
     }
     t.special = t.rep_stosb < t.nt ? t.rep_stosb : t.nt;
     t.special_sse2 = t.rep_stosb_sse2 < t.nt ? t.rep_stosb_sse2 : t.nt;
@@ -178,7 +182,6 @@ __attribute__((constructor)) static void ml_tunables_ctor(void)
 {
     char **env = ml_environ();
     if (__atomic_load_n(&ml_memset_tun_ready, __ATOMIC_ACQUIRE) ||
-        (env && (ml_env_get(env, "MEMLANE_REP_STOSB_THRESHOLD") ||
-                 ml_env_get(env, "MEMLANE_NT_THRESHOLD"))))
+        (env && (ml_env_get(env, ENV_REP_STOSB) || ml_env_get(env, ENV_NT))))
         ml_tunables_init();
 }
