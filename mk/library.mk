@@ -31,15 +31,18 @@ FLAGS_generic :=
 FLAGS_sse2    := -msse2
 FLAGS_avx2    := -mavx2 -mbmi -mbmi2 -mmovbe
 FLAGS_avx512  := -mavx2 -mbmi -mbmi2 -mmovbe -mavx512f -mavx512bw -mavx512vl
-# memset's variants: every branch target reached only by a jump starts a
-# 32-byte fetch block (on Zen 5, 1 cycle a call at fixed sizes; docs/memset.md).
+# Every branch target reached only by a jump starts a 32-byte fetch block:
+# for memset's variants (on Zen 5, 1 cycle a call at fixed sizes) and the
+# AVX-512 compares, whose size test mispredicts on random sizes and then
+# fetches from its target (docs/memset.md, docs/memcmp.md).
 # A file's function is its folder (src/<function>/<level>.c): FLAGS_fn_<function>.
 function_of = $(notdir $(patsubst %/,%,$(dir $(1))))
 ifeq ($(IS_CLANG),1)
-  FLAGS_fn_memset := -mllvm -align-all-nofallthru-blocks=5
+  ALIGN_JUMP_TARGETS := -mllvm -align-all-nofallthru-blocks=5
 else
-  FLAGS_fn_memset := -falign-jumps=32 -fno-crossjumping
+  ALIGN_JUMP_TARGETS := -falign-jumps=32 -fno-crossjumping
 endif
+FLAGS_fn_memset := $(ALIGN_JUMP_TARGETS)
 # Code that IFUNC resolvers run (src/dispatch.c, cpu.c, env.c): in a static executable
 # they run before libc has set up thread-local storage, which holds the
 # stack protector's canary, so no canary checks there whatever CFLAGS say.
@@ -54,8 +57,9 @@ FLAGS_env      := -fno-stack-protector
 # clang has no such flag; it uses zmm0-15 and inserts vzeroupper itself.
 ifneq ($(IS_CLANG),1)
 ML_NO_LOW_XMM := $(foreach r,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15,-ffixed-xmm$(r))
-$(BUILD)/obj/src/memcmp/avx512.o $(BUILD)/obj/src/bcmp/avx512.o: LIB_CFLAGS += $(ML_NO_LOW_XMM)
 endif
+FLAGS_cmp512 := $(ML_NO_LOW_XMM) $(ALIGN_JUMP_TARGETS)
+$(BUILD)/obj/src/memcmp/avx512.o $(BUILD)/obj/src/bcmp/avx512.o: LIB_CFLAGS += $(FLAGS_cmp512)
 
 # The timing-safe files' code generation, pinned (docs/constant-time.md).
 # Users build with their own CFLAGS (-march=native, -march=x86-64-v4,
