@@ -135,6 +135,7 @@ AB_CC     = $(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LIB_NOLIBCALL)
 AB_ENV    = AB_LIBMEMLANE=$(abspath $(BUILD)/libmemlane.so.$(SOVERSION)) \
             AB_FLAGS_sse2="$(FLAGS_sse2)" AB_FLAGS_avx2="$(FLAGS_avx2)" \
             AB_FLAGS_avx512="$(FLAGS_avx512)" AB_FLAGS_cmp512="$(FLAGS_cmp512)" \
+            AB_FLAGS_cmpvec="$(ALIGN_JUMP_TARGETS_64)" \
             AB_FLAGS_memset="$(FLAGS_fn_memset)"
 .PHONY: ab memset-ab
 ab: $(BUILD)/libmemlane.so.$(SOVERSION)

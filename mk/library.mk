@@ -31,18 +31,23 @@ FLAGS_generic :=
 FLAGS_sse2    := -msse2
 FLAGS_avx2    := -mavx2 -mbmi -mbmi2 -mmovbe
 FLAGS_avx512  := -mavx2 -mbmi -mbmi2 -mmovbe -mavx512f -mavx512bw -mavx512vl
-# Every branch target reached only by a jump starts a 32-byte fetch block:
-# for memset's variants (on Zen 5, 1 cycle a call at fixed sizes) and the
-# AVX-512 compares, whose size test mispredicts on random sizes and then
-# fetches from its target (docs/memset.md, docs/memcmp.md).
+# Every branch target reached only by a jump starts a 32-byte fetch block
+# (ALIGN_JUMP_TARGETS) or a 64-byte line (..._64): memset's variants (on
+# Zen 5, 1 cycle a call at fixed sizes) and the AVX-512 compares, whose
+# size test mispredicts on random sizes and then fetches from its target,
+# take 32; the SSE2 and AVX2 compares 64 (docs/memset.md, docs/memcmp.md).
 # A file's function is its folder (src/<function>/<level>.c): FLAGS_fn_<function>.
 function_of = $(notdir $(patsubst %/,%,$(dir $(1))))
 ifeq ($(IS_CLANG),1)
-  ALIGN_JUMP_TARGETS := -mllvm -align-all-nofallthru-blocks=5
+  ALIGN_JUMP_TARGETS    := -mllvm -align-all-nofallthru-blocks=5
+  ALIGN_JUMP_TARGETS_64 := -mllvm -align-all-nofallthru-blocks=6
 else
-  ALIGN_JUMP_TARGETS := -falign-jumps=32 -fno-crossjumping
+  ALIGN_JUMP_TARGETS    := -falign-jumps=32 -fno-crossjumping
+  ALIGN_JUMP_TARGETS_64 := -falign-jumps=64 -fno-crossjumping
 endif
 FLAGS_fn_memset := $(ALIGN_JUMP_TARGETS)
+CMP_VEC_OBJS := $(foreach f,memcmp bcmp,$(foreach l,sse2 avx2,$(BUILD)/obj/src/$(f)/$(l).o))
+$(CMP_VEC_OBJS): LIB_CFLAGS += $(ALIGN_JUMP_TARGETS_64)
 # Code that IFUNC resolvers run (src/dispatch.c, cpu.c, env.c): in a static executable
 # they run before libc has set up thread-local storage, which holds the
 # stack protector's canary, so no canary checks there whatever CFLAGS say.

@@ -13,9 +13,10 @@
 # moves by 16 bytes modulo 64 from one placement to the next, 64-aligned
 # code by 64 bytes and more.  The timing-safe variants and AB_EXTRA_OBJS
 # come right after it, ahead of the aligned functions.
-# Environment (mk/bench.mk sets the first five from the Makefile):
+# Environment (mk/bench.mk sets the first six from the Makefile):
 #   AB_FLAGS_sse2, AB_FLAGS_avx2, AB_FLAGS_avx512  each level's target flags
 #   AB_FLAGS_cmp512  extra flags of src/{memcmp,bcmp}/avx512*.c
+#   AB_FLAGS_cmpvec  extra flags of src/{memcmp,bcmp}/{sse2,avx2}*.c
 #   AB_FLAGS_memset  extra flags of src/memset/*.c (code alignment)
 #   AB_PADS     placements (default "0 1 2 3")
 #   AB_RUN      how to run the harness (default "setarch -R taskset -c 1":
@@ -60,6 +61,8 @@ for f in "$out"/src/timingsafe_bcmp/*.c "$out"/src/timingsafe_memcmp/*.c \
     esac
     case $dir/$(basename "$f") in
     memcmp/avx512*.c | bcmp/avx512*.c) isa="$isa ${AB_FLAGS_cmp512:-}" ;;
+    memcmp/sse2*.c | memcmp/avx2*.c | bcmp/sse2*.c | bcmp/avx2*.c)
+        isa="$isa ${AB_FLAGS_cmpvec:-}" ;;
     memset/*.c) isa="$isa ${AB_FLAGS_memset:-}" ;;
     esac
     o="$out/$dir-$(basename "$f" .c).o"
