@@ -633,7 +633,7 @@ static void csv(FILE *out, const struct result *r)
                 fprintf(out, "%zu,", bytes);
             else
                 fprintf(out, "%s,", r->table == 3 ? "replay" : dist_name(r->dists[row]));
-            fprintf(out, "%u,%lu,%.3f,%.3f,%.3f,%.3f,%.2f,%.6g,", s.n, ce->calls,
+            fprintf(out, "%zu,%lu,%.3f,%.3f,%.3f,%.3f,%.2f,%.6g,", s.n, ce->calls,
                     s.median, s.q1, s.q3, ns, s.spread * 100,
                     ns > 0 ? (double)bytes / ns * 1e9 : 0.0);
             if (cs && (int)c != r->base_col) {
