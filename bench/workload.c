@@ -598,8 +598,6 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
         total += rows[i].calls;
     char brand[49];
     ml_cpu_brand(brand);
-    for (size_t n = strlen(brand); n && brand[n - 1] == ' ';)
-        brand[--n] = 0;
     fprintf(out, "verdict for %s on this CPU (%s):\n", p->program, brand);
     double t_libc = 0, t_memlane = 0;
     int all_libc = 1, differs = 0;

@@ -71,13 +71,15 @@ void ml_cpu_brand(char out[49])
         for (unsigned leaf = 0; leaf < 3; leaf++)
             __cpuid(0x80000002 + leaf, w[4 * leaf], w[4 * leaf + 1], w[4 * leaf + 2],
                     w[4 * leaf + 3]);
-        /* Without the leading blanks some CPUs pad it with. */
+        /* Without the blanks some CPUs pad it with, at either end. */
         const unsigned char *bytes = (const unsigned char *)w;
         unsigned from = 0, k = 0;
         while (from < 48 && bytes[from] == ' ')
             from++;
-        for (unsigned i = from; i < 48; i++)
+        for (unsigned i = from; i < 48 && bytes[i]; i++)
             out[k++] = (char)bytes[i];
+        while (k && out[k - 1] == ' ')
+            k--;
         out[k] = 0;
     }
 }

@@ -30,8 +30,8 @@ struct ml_cpu {
  * caller computes the same value). */
 ML_HIDDEN const struct ml_cpu *ml_cpu(void);
 
-/* The processor brand string (CPUID 0x80000002-4) without leading blanks,
- * "" if unknown; read on each call (for reports, not for the dispatch). */
+/* The processor brand string (CPUID 0x80000002-4) without the blanks at
+ * either end, "" if unknown; read on each call (for reports, not for the dispatch). */
 ML_HIDDEN void ml_cpu_brand(char out[49]);
 
 /* Size in bytes of the last-level data or unified cache (CPUID leaf 4 on
