@@ -10,7 +10,8 @@
  *    97..128   the first four vectors and the last four ending at n,
  *              one test for both
  *   129..      the first four vectors, then four aligned vectors per
- *              iteration, then the last two or four ending at n
+ *              iteration, then the last two ending at n with, if more
+ *              than 32 bytes remain, two aligned ones before them
  * A group of vectors is tested for equality first: pcmpeqb results ANDed,
  * one pmovmskb (glibc's test; XOR/OR then pcmpeqb against zero costs one
  * more operation per group).  Only a group that differs builds the mask
@@ -34,7 +35,10 @@ static inline uint32_t ne_mask2(__m128i e0, __m128i e1)
     return ~((uint32_t)_mm_movemask_epi8(e0) | (uint32_t)_mm_movemask_epi8(e1) << 16);
 }
 
-/* Differing bytes of four consecutive vectors as one mask, bit i = byte i. */
+/* Differing bytes of four consecutive vectors as one mask, bit i = byte i.
+ * Running ANDs serve as well: from e0, e0&e1, e2, e0&e1&e2&e3 the lowest
+ * set bit is the same (a lane of an AND differs where one of its vectors
+ * does, and an earlier vector's difference comes first). */
 static inline uint64_t ne_mask4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
 {
     uint64_t m = (uint64_t)(uint32_t)_mm_movemask_epi8(e0) |
@@ -147,13 +151,24 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
                 e1 = ml_eq16_aligned_p(p + i + 16, q + i + 16);
         __m128i e2 = ml_eq16_aligned_p(p + i + 32, q + i + 32);
         __m128i e3 = ml_eq16_aligned_p(p + i + 48, q + i + 48);
-        if (ML_UNLIKELY(!all_eq4(e0, e1, e2, e3)))
-            return ml_diff_at(p, q, i + ml_ctz64(ne_mask4(e0, e1, e2, e3)));
+        /* The masks from the running ANDs (see above): the group's
+         * equality vectors need not outlive the AND, so no copies. */
+        __m128i e01 = _mm_and_si128(e0, e1),
+                e0123 = _mm_and_si128(e01, _mm_and_si128(e2, e3));
+        if (ML_UNLIKELY(_mm_movemask_epi8(e0123) != 0xffff))
+            return ml_diff_at(p, q, i + ml_ctz64(ne_mask4(e0, e01, e2, e0123)));
     }
-    /* The last 1..64 bytes: the two or four vectors ending at n. */
+    /* The last 1..64 bytes: the two vectors ending at n, and if more than
+     * 32 remain, the two aligned ones at i too, under one test (four
+     * vectors ending at n were slower: docs/memcmp.md). */
+    __m128i t0 = ml_eq16(p + n - 32, q + n - 32), t1 = ml_eq16(p + n - 16, q + n - 16);
     if (n - i <= 32) {
-        uint32_t m = ml_ne16x2(p + n - 32, q + n - 32);
+        uint32_t m = ne_mask2(t0, t1);
         return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
     }
-    return differ_at4(p, q, n - 64, &at) ? ml_diff_at(p, q, at) : 0;
+    __m128i a0 = ml_eq16_aligned_p(p + i, q + i),
+            a1 = ml_eq16_aligned_p(p + i + 16, q + i + 16);
+    if (_mm_movemask_epi8(ml_and4_16(a0, a1, t0, t1)) == 0xffff)
+        return 0;
+    return ml_diff_at(p, q, ml_first_of2(ne_mask2(a0, a1), i, ne_mask2(t0, t1), n - 32));
 }
