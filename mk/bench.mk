@@ -21,10 +21,10 @@ BENCH_DEFS  := $(if $(filter libcrypto,$(BENCH_PEERS)),-DBENCH_HAVE_OPENSSL) \
 BENCH_PEER_CFLAGS := $(if $(BENCH_PEERS),$(shell pkg-config --cflags $(BENCH_PEERS)))
 BENCH_PEER_LIBS   := $(if $(BENCH_PEERS),$(shell pkg-config --libs $(BENCH_PEERS)))
 
-# -fno-builtin (and gcc's -fno-tree-loop-distribute-patterns): libc is
-# measured through its real functions, never an inline expansion, and
-# the reference loops stay loops.
-BENCH_CFLAGS := $(BASE_CFLAGS) $(LIB_NOLIBCALL) $(BENCH_DEFS) $(BENCH_PEER_CFLAGS)
+# TOOL_NOLIBCALL (mk/library.mk): libc is measured through its real
+# functions, never an inline expansion, and the reference loops stay
+# loops.
+BENCH_CFLAGS := $(BASE_CFLAGS) $(TOOL_NOLIBCALL) $(BENCH_DEFS) $(BENCH_PEER_CFLAGS)
 # The constant-time byte loops must stay byte loops, as the BSDs ship them.
 BENCH_NOVEC := $(if $(filter 1,$(IS_CLANG)),-fno-vectorize -fno-slp-vectorize,-fno-tree-vectorize -fno-tree-slp-vectorize)
 
@@ -105,7 +105,7 @@ test-extra:: $(BENCH_BIN) $(BENCH_STATS_TEST)
 MASKED_LANES_BIN := $(BUILD)/masked-lanes
 MASKED_LANES_CPU ?= 1
 $(MASKED_LANES_BIN): bench/masked-lanes/masked-lanes.c bench/timer.h include/memlane.h $(BUILD)/libmemlane.a
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) -Ibench $< $(BUILD)/libmemlane.a -o $@
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(TOOL_NOLIBCALL) -Ibench $< $(BUILD)/libmemlane.a -o $@
 .PHONY: masked-lanes
 ifeq ($(IS_X86_64),1)
 masked-lanes: $(MASKED_LANES_BIN)
@@ -131,6 +131,7 @@ FUNC     ?= memcmp
 AB_MODE  ?= dist
 AB_DATA  ?= equal
 AB_IMPLS ?= avx512 avx2 sse2 memlane
+# The library's flags: the harness builds the variants with AB_CC too.
 AB_CC     = $(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LIB_NOLIBCALL)
 AB_ENV    = AB_LIBMEMLANE=$(abspath $(BUILD)/libmemlane.so.$(SOVERSION)) \
             AB_FLAGS_sse2="$(FLAGS_sse2)" AB_FLAGS_avx2="$(FLAGS_avx2)" \

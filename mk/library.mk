@@ -12,6 +12,12 @@ else
 endif
 LIB_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden $(LIB_NOLIBCALL)
 
+# The benchmark and trace tools: their calls of the measured functions
+# stay calls (never an inline expansion, no loop turned into one), but
+# printf and the rest keep their builtins, and so their format checks.
+TOOL_NOLIBCALL := -fno-builtin-memset -fno-builtin-memcmp -fno-builtin-bcmp \
+                  $(if $(filter 1,$(IS_CLANG)),,-fno-tree-loop-distribute-patterns)
+
 # ---- the sources ----
 # The functions, in src/functions.def's order; a variant is
 # src/<function>/<level>.c; beside them the dispatch and its helpers, and

@@ -29,7 +29,7 @@ $(TRACE_SO): $(TRACE_OBJS) $(LIB_INTERNAL_A) src/preload/preload.map
 # A program whose calls are known exactly (tests/trace/synthetic.c).
 TRACE_SYNTH := $(BUILD)/trace-synthetic
 $(TRACE_SYNTH): tests/trace/synthetic.c
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) $< -pthread -ldl -o $@
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(TOOL_NOLIBCALL) $< -pthread -ldl -o $@
 
 test-trace: $(TRACE_SO) $(TRACE_SYNTH) $(PRELOAD_SO) $(BENCH_BIN)
 	TRACE_SO=$(TRACE_SO) PRELOAD_SO=$(PRELOAD_SO) SYNTH=$(TRACE_SYNTH) LIBC=$(LIBC) \
@@ -60,7 +60,7 @@ TRACE_OVERHEAD_BIN  := $(BUILD)/trace-overhead
 TRACE_OVERHEAD_RUNS ?= 7
 TRACE_OVERHEAD_CPU  ?= 1
 $(TRACE_OVERHEAD_BIN): bench/trace-overhead/overhead.c bench/timer.h
-	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(LIB_NOLIBCALL) -Ibench $< -o $@
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(TOOL_NOLIBCALL) -Ibench $< -o $@
 .PHONY: trace-overhead
 trace-overhead: $(TRACE_OVERHEAD_BIN) $(PRELOAD_SO) $(TRACE_SO)
 	taskset -c $(TRACE_OVERHEAD_CPU) sh bench/trace-overhead/run.sh $(TRACE_OVERHEAD_BIN) \
