@@ -68,11 +68,10 @@ __attribute__((aligned(64))) int memlane_bcmp_sse2(const void *a, const void *b,
     if (n - i <= 32)
         return differ(_mm_and_si128(ml_eq16(p + n - 32, q + n - 32),
                                     ml_eq16(p + n - 16, q + n - 16)));
-    /* Four vectors ending at n, each addressed from n (no pointer to
-     * compute first: fixed sizes whose tail took four were 1.02-1.07x
-     * glibc).  The barrier keeps gcc from hoisting the last two loads,
-     * shared with the branch above, before it: that cost Uniform512
-     * with equal inputs 0.95 -> 0.98 (docs/memcmp.md). */
+    /* Four vectors ending at n, addressed from n rather than from a
+     * pointer computed first (faster at fixed sizes); the empty asm keeps
+     * gcc from hoisting the two loads the shorter tail shares above the
+     * branch (slower on random sizes).  docs/memcmp.md. */
     size_t end = n;
     __asm__("" : "+r"(end));
     return differ(ml_and4_16(
