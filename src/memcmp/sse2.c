@@ -168,7 +168,7 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
     }
     __m128i a0 = ml_eq16_aligned_p(p + i, q + i),
             a1 = ml_eq16_aligned_p(p + i + 16, q + i + 16);
-    if (_mm_movemask_epi8(ml_and4_16(a0, a1, t0, t1)) == 0xffff)
+    if (all_eq4(a0, a1, t0, t1))
         return 0;
     return ml_diff_at(p, q, ml_first_of2(ne_mask2(a0, a1), i, ne_mask2(t0, t1), n - 32));
 }
