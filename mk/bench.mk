@@ -124,6 +124,7 @@ endif
 #   make ab FUNC=memcmp AB_MODE=fixed[:OFF][:SIZES]|dist[:OFF]|uniform:A-B
 #           AB_DATA=equal|mismatch|mismatch:K|mismatch:A-B
 #           AB_IMPLS="avx2 memlane" AB_GLIBC=default|avx2|sse2
+#           AB_PROBE_MAX=T (rerun until the state probe reads <= T ticks)
 # (bench/ab/ab.c and run.sh say more.)  `make memset-ab` is the former
 # memset harness's interface: FUNC=memset, its speed-ratio layout.
 # The harness is built (not run) by `make test`, so it keeps compiling.

@@ -33,6 +33,10 @@
 #               another project's implementation assembled outside the tree
 #               as memlane_<FUNC>_<name>, so that IMPL <name> measures it
 #               at the same placements
+#   AB_PROBE_MAX   ticks: a run whose state probe (the last line) reads
+#               more before or after it is done again, up to AB_PROBE_TRIES
+#               (default 5) times, AB_PROBE_WAIT (default 20) seconds apart;
+#               exit status 3 if none passes (unset: every run counts)
 # $cc, $isa and $objs are word lists on purpose (compiler + flags, files).
 # shellcheck disable=SC2086
 set -eu
@@ -97,57 +101,83 @@ probe() {
     env -u GLIBC_TUNABLES $run "$out/ab" "$out/libab${pads%% *}.so" memcmp fixed:0:16 equal \
         libc libc 2>/dev/null | awk '$1 == "16" { print $2 }'
 }
-probe_before=$(probe)
 # Every placement, every implementation next to libc: lines
 # "impl pad row libc-ticks impl-ticks", then per implementation and row
 # the ticks (medians over the placements) and the time ratios.
 table=$out/table.txt
-for pad in $pads; do
-    for impl in "$@"; do
-        AB_STACK=$((pad * ${AB_STACK_STEP:-1104})) \
-            $run "$out/ab" "$out/libab$pad.so" "$func" "$mode" "$data" libc "$impl" |
-            awk -v impl="$impl" -v pad="$pad" -v first="${pads%% *}" '
-                /^# libc:/ { if (pad == first) print "#", $3; next }
-                $1 != "size" && $1 != "dist" { print impl, pad, $1, $2, $3 }'
-    done
-done | awk -v fmt="${AB_FORMAT:-table}" -v func="$func" -v mode="$mode" -v data="$data" \
-    -v tun="${GLIBC_TUNABLES:-}" -v pads="$pads" '
-    function med(s,    v, n, i, j, x) {
-        n = split(s, v, " ")
-        for (i = 2; i <= n; i++)        # insertion sort, n is small
-            for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-        lo = v[1]; hi = v[n]
-        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    }
-    $1 == "#" { libc = $2; next }
-    {
-        key = $1 " " $3
-        if (!(key in tl)) order[nk++] = key
-        tl[key] = tl[key] " " $4; ti[key] = ti[key] " " $5
-        rt[key] = rt[key] " " ($4 > 0 ? $5 / $4 : 0)
-        sp[key] = sp[key] sprintf(" %.2f", $5 > 0 ? $4 / $5 : 0)
-    }
-    END {
-        if (fmt == "speed") {
-            for (i = 0; i < nk; i++) print order[i] ":" sp[order[i]]
-            exit
+measure() {
+    for pad in $pads; do
+        for impl in "$@"; do
+            AB_STACK=$((pad * ${AB_STACK_STEP:-1104})) \
+                $run "$out/ab" "$out/libab$pad.so" "$func" "$mode" "$data" libc "$impl" |
+                awk -v impl="$impl" -v pad="$pad" -v first="${pads%% *}" '
+                    /^# libc:/ { if (pad == first) print "#", $3; next }
+                    $1 != "size" && $1 != "dist" { print impl, pad, $1, $2, $3 }'
+        done
+    done | awk -v fmt="${AB_FORMAT:-table}" -v func="$func" -v mode="$mode" -v data="$data" \
+        -v tun="${GLIBC_TUNABLES:-}" -v pads="$pads" '
+        function med(s,    v, n, i, j, x) {
+            n = split(s, v, " ")
+            for (i = 2; i <= n; i++)        # insertion sort, n is small
+                for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+            lo = v[1]; hi = v[n]
+            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
         }
-        printf "# %s %s %s, libc: %s%s; placements (pads): %s\n", func, mode, data, libc,
-            tun != "" ? " (GLIBC_TUNABLES=" tun ")" : "", pads
-        print "# ticks: median over placements of each process median (TSC ticks a call);"
-        print "# ratio: impl time / libc time, median over placements [min max];"
-        print "# \"!\": fixed size > 1.00 and > 0.3 ticks slower, random sizes > 0.95"
-        printf "%-10s %-10s %9s %9s %6s  %s\n", "impl", "row", "libc", "impl", "ratio", "[min max]"
-        for (i = 0; i < nk; i++) {
-            k = order[i]; split(k, kv, " ")
-            a = med(tl[k]); b = med(ti[k]); r = med(rt[k])
-            dist = kv[2] !~ /^[0-9]+$/
-            bad = dist ? r > 0.955 : (r > 1.005 && b - a > 0.3)
-            printf "%-10s %-10s %9.2f %9.2f %6.3f  [%.3f %.3f]%s\n", kv[1], kv[2], a, b, r,
-                lo, hi, bad ? " !" : ""
+        $1 == "#" { libc = $2; next }
+        {
+            key = $1 " " $3
+            if (!(key in tl)) order[nk++] = key
+            tl[key] = tl[key] " " $4; ti[key] = ti[key] " " $5
+            rt[key] = rt[key] " " ($4 > 0 ? $5 / $4 : 0)
+            sp[key] = sp[key] sprintf(" %.2f", $5 > 0 ? $4 / $5 : 0)
         }
-    }' > "$table"
-probe_after=$(probe)
+        END {
+            if (fmt == "speed") {
+                for (i = 0; i < nk; i++) print order[i] ":" sp[order[i]]
+                exit
+            }
+            printf "# %s %s %s, libc: %s%s; placements (pads): %s\n", func, mode, data, libc,
+                tun != "" ? " (GLIBC_TUNABLES=" tun ")" : "", pads
+            print "# ticks: median over placements of each process median (TSC ticks a call);"
+            print "# ratio: impl time / libc time, median over placements [min max];"
+            print "# \"!\": fixed size > 1.00 and > 0.3 ticks slower, random sizes > 0.95"
+            printf "%-10s %-10s %9s %9s %6s  %s\n", "impl", "row", "libc", "impl", "ratio", "[min max]"
+            for (i = 0; i < nk; i++) {
+                k = order[i]; split(k, kv, " ")
+                a = med(tl[k]); b = med(ti[k]); r = med(rt[k])
+                dist = kv[2] !~ /^[0-9]+$/
+                bad = dist ? r > 0.955 : (r > 1.005 && b - a > 0.3)
+                printf "%-10s %-10s %9.2f %9.2f %6.3f  [%.3f %.3f]%s\n", kv[1], kv[2], a, b, r,
+                    lo, hi, bad ? " !" : ""
+            }
+        }' > "$table"
+}
+# Whether a probe reading is at most AB_PROBE_MAX ticks (always, when unset).
+probe_ok() {
+    [ -z "${AB_PROBE_MAX:-}" ] || [ -z "$1" ] ||
+        awk -v t="$1" -v m="$AB_PROBE_MAX" 'BEGIN { exit !(t + 0 <= m + 0) }'
+}
+# With AB_PROBE_MAX, a run whose probe before or after reads higher is
+# done again, up to AB_PROBE_TRIES times, AB_PROBE_WAIT seconds apart.
+tries=${AB_PROBE_TRIES:-5} try=1
+while :; do
+    probe_before=$(probe)
+    if probe_ok "$probe_before"; then
+        measure "$@"
+        probe_after=$(probe)
+        probe_ok "$probe_after" && break
+    else
+        probe_after=-
+    fi
+    echo "# state probe $probe_before / $probe_after ticks, above AB_PROBE_MAX=$AB_PROBE_MAX (try $try of $tries)" >&2
+    if [ "$try" -ge "$tries" ]; then
+        [ -s "$table" ] && [ "$probe_after" != - ] && cat "$table"
+        echo "run.sh: the state probe stayed above AB_PROBE_MAX=$AB_PROBE_MAX" >&2
+        exit 3
+    fi
+    try=$((try + 1))
+    sleep "${AB_PROBE_WAIT:-20}"
+done
 cat "$table"
 if [ -n "$probe_before" ]; then
     echo "# state probe: glibc's memcmp on 16 equal bytes, $probe_before ticks before the run," \
