@@ -128,8 +128,9 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
     /* Above 16 KiB, where the two buffers outgrow L1, 256 bytes an
      * iteration under one test, walking a pointer per buffer with the
      * vector from q loaded and the one from p (aligned) the compare's
-     * memory operand (as glibc): the 128-byte indexed loop below ran
-     * 28-128 KiB at up to 1.2x glibc's time on Zen 5 (docs/memcmp.md). */
+     * memory operand, as glibc's loop: the indexed 128-byte loop below
+     * is slower there.  The test is written out because a helper gave a
+     * slower schedule (both in docs/memcmp.md). */
     if (n > 16384) {
         const unsigned char *pa = p + i, *qa = q + i, *loop_end = p + n - 128;
         for (; pa + 128 < loop_end; pa += 256, qa += 256)
