@@ -22,15 +22,16 @@ INSTALL      ?= install
 .PHONY: install uninstall preload man test-install
 
 # ---- the LD_PRELOAD drop-in ----
-# Linked against the static library (PIC objects), so that objects other
-# areas add to LIB_OBJS after this file is read come along too.
+# Linked against the internal archive (PIC objects, internal names still
+# global: preload.c jumps through dispatch.c's pointers), so that objects
+# other areas add to LIB_OBJS after this file is read come along too.
 PRELOAD_SO := $(BUILD)/libmemlane-preload.so
 preload: $(PRELOAD_SO)
-$(PRELOAD_SO): $(BUILD)/obj/src/preload/preload.o $(BUILD)/libmemlane.a \
+$(PRELOAD_SO): $(BUILD)/obj/src/preload/preload.o $(LIB_INTERNAL_A) \
                src/preload/preload.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/preload/preload.map \
 	    -Wl,-z,noexecstack -Wl,--no-undefined \
-	    $(BUILD)/obj/src/preload/preload.o $(BUILD)/libmemlane.a -o $@
+	    $(BUILD)/obj/src/preload/preload.o $(LIB_INTERNAL_A) -o $@
 all: $(PRELOAD_SO)
 
 # ---- man pages ----

@@ -112,11 +112,11 @@ int ml_level_from_name(const char *name)
 
 /* ---- selection ---- */
 
-/* The pointer each entry point jumps through: <name>_ptr, at first the
- * trampoline <name>_first (below). */
+/* The pointer each entry point jumps through: ml_<name>_ptr (internal.h),
+ * at first the trampoline <name>_first (below). */
 #define ML_FUNCTION(name, kind) \
     static ML_RET_##kind name##_first ML_PARAMS_##kind; \
-    static ML_TYPE_##kind name##_ptr = name##_first;
+    ML_TYPE_##kind ml_##name##_ptr = name##_first;
 #include "functions.def"
 
 /* Index into each function's variant table of the variant in use. */
@@ -223,7 +223,7 @@ static void ml_select(const char *by)
         selected[i] = (unsigned char)pick(i, cap, in_bounds);
 #define ML_FUNCTION(name, kind) \
     __atomic_store_n( \
-        &name##_ptr, \
+        &ml_##name##_ptr, \
         (ML_TYPE_##kind)functions[F_##name].variants[selected[F_##name]].fn.any, \
         __ATOMIC_RELAXED);
 #include "functions.def"
@@ -258,7 +258,7 @@ __attribute__((constructor)) static void ml_init(void)
     { \
         ml_select("first call"); \
         ml_warn_flush(); \
-        return name##_ptr ML_ARGS_##kind; \
+        return ml_##name##_ptr ML_ARGS_##kind; \
     }
 #include "functions.def"
 
@@ -288,7 +288,7 @@ enum ml_level ml_selected_level(void)
 #define ML_FUNCTION(name, kind) \
     static ML_RET_##kind name##_indirect ML_PARAMS_##kind \
     { \
-        return ML_LOAD(name##_ptr) ML_ARGS_##kind; \
+        return ML_LOAD(ml_##name##_ptr) ML_ARGS_##kind; \
     }
 #include "functions.def"
 
@@ -308,7 +308,8 @@ static int ml_select_final(void)
 #define ML_FUNCTION(name, kind) \
     __attribute__((used)) static ML_TYPE_##kind ml_resolve_##name(void) \
     { \
-        ML_TYPE_##kind fn = ml_select_final() ? ML_LOAD(name##_ptr) : name##_indirect; \
+        ML_TYPE_##kind fn = \
+            ml_select_final() ? ML_LOAD(ml_##name##_ptr) : name##_indirect; \
         resolved[F_##name] = (void *)fn; \
         return fn; \
     } \
@@ -349,7 +350,7 @@ const char *ml_dispatch_selected_by(void)
 
 ML_API ML_OUT_OF_LINE void *memlane_memset_explicit(void *dst, int c, size_t n)
 {
-    void *r = ML_LOAD(memset_ptr)(dst, c, n);
+    void *r = ML_LOAD(ml_memset_ptr)(dst, c, n);
     /* The stores above must happen even if the caller never reads dst
      * again: tell the compiler the memory is read here.  This function
      * lives in the library, so callers cannot see through it either. */

@@ -119,6 +119,12 @@ ML_HIDDEN const char *ml_dispatch_selected_by(void);
 #define ML_IFUNC 0
 #endif
 
+/* The pointer each public function jumps through where it is not an IFUNC
+ * (src/dispatch.c): the selected variant, or before the selection a
+ * trampoline that selects.  The LD_PRELOAD drop-in jumps through it too. */
+#define ML_FUNCTION(name, kind) ML_HIDDEN extern ML_TYPE_##kind ml_##name##_ptr;
+#include "functions.def"
+
 /* Declarations of every variant, memlane_<function>_<variant>, with the
  * type of the public memlane_<function>. */
 #define ML_VARIANT(function, variant, level) \

@@ -16,9 +16,11 @@
  * The standard names are plain functions, not IFUNCs like memlane_*: the
  * loader relocates a preloaded object after the libraries loaded behind
  * it, so their references to memset would run a resolver in an object
- * not yet relocated (glibc then warns "Relink ... for IFUNC symbol").  Each name is one
- * jump to memlane_<name>, which inside this object is bound to the selected variant when
- * it is relocated.
+ * not yet relocated (glibc then warns "Relink ... for IFUNC symbol").
+ * Each name is one indirect jump through memlane's dispatch pointer for
+ * it (ml_<name>_ptr), the selected variant once selected.  A call of
+ * memlane_<name> from here would be two taken jumps (to this object's
+ * PLT, then through its slot), on every call a program makes.
  *
  * string.h is not included: its declarations carry attributes (nonnull,
  * fortify wrappers) meant for callers, not for a definition.
@@ -30,7 +32,7 @@
 #include <limits.h> /* on glibc, defines __GLIBC__ (features.h) */
 #include <stddef.h>
 
-#include "memlane.h"
+#include "internal.h"
 
 #ifdef MEMLANE_TRACE
 #include "trace.h"
@@ -64,6 +66,10 @@
 
 #define ML_EXPORT __attribute__((__visibility__("default")))
 
+/* The selected variant of a function: memlane's dispatch pointer for it
+ * (src/dispatch.c), so that each name below is one indirect jump. */
+#define ML_VIA(name) __atomic_load_n(&ml_##name##_ptr, __ATOMIC_RELAXED)
+
 ML_EXPORT void *memset(void *dst, int c, size_t n);
 ML_EXPORT int memcmp(const void *a, const void *b, size_t n);
 ML_EXPORT int bcmp(const void *a, const void *b, size_t n);
@@ -89,32 +95,32 @@ extern void __chk_fail(void) __attribute__((__noreturn__));
 void *memset(void *dst, int c, size_t n)
 {
     ML_TRACE_SET(MLT_MEMSET, dst, n);
-    return memlane_memset(dst, c, n);
+    return ML_VIA(memset)(dst, c, n);
 }
 
 int memcmp(const void *a, const void *b, size_t n)
 {
     ML_TRACE_CMP(ml_trace_memcmp, a, b, n);
-    return memlane_memcmp(a, b, n);
+    return ML_VIA(memcmp)(a, b, n);
 }
 
 int bcmp(const void *a, const void *b, size_t n)
 {
     ML_TRACE_CMP(ml_trace_bcmp, a, b, n);
-    return memlane_bcmp(a, b, n);
+    return ML_VIA(bcmp)(a, b, n);
 }
 
 /* The timing-safe ones: sizes and alignments only, never the data. */
 int timingsafe_bcmp(const void *a, const void *b, size_t n)
 {
     ML_TRACE_PAIR(MLT_TS_BCMP, a, b, n);
-    return memlane_timingsafe_bcmp(a, b, n);
+    return ML_VIA(timingsafe_bcmp)(a, b, n);
 }
 
 int timingsafe_memcmp(const void *a, const void *b, size_t n)
 {
     ML_TRACE_PAIR(MLT_TS_MEMCMP, a, b, n);
-    return memlane_timingsafe_memcmp(a, b, n);
+    return ML_VIA(timingsafe_memcmp)(a, b, n);
 }
 
 /* memlane_memset_explicit is a call into another object file that the
@@ -143,7 +149,7 @@ void *__memset_chk(void *dst, int c, size_t n, size_t dst_size)
     if (__builtin_expect(n > dst_size, 0))
         __chk_fail();
     ML_TRACE_SET(MLT_MEMSET, dst, n);
-    return memlane_memset(dst, c, n);
+    return ML_VIA(memset)(dst, c, n);
 }
 
 void __explicit_bzero_chk(void *dst, size_t n, size_t dst_size)
