@@ -145,6 +145,16 @@ ab: $(BUILD)/libmemlane.so.$(SOVERSION)
 memset-ab: $(BUILD)/libmemlane.so.$(SOVERSION)
 	$(AB_ENV) AB_FORMAT=speed sh bench/ab/run.sh $(BUILD)/ab "$(AB_CC)" memset $(AB_MODE) - \
 	    $(if $(filter command line,$(origin AB_IMPLS)),$(AB_IMPLS),avx512 memlane null onemask)
+# ab-goals (bench/ab/goals.sh): every ab run behind the speed goals on
+# this CPU (memcmp, bcmp, memset; fixed sizes 0-1 KiB and 2 KiB-64 MiB,
+# random sizes; each level against glibc's same level), the tables in
+# $(BUILD)/ab-goals, then a summary.  About 15 minutes.
+#   make ab-goals [AB_GOALS_ARGS="AB_PROBE_MAX=4.4 AB_EXTRA_OBJS=..."]
+AB_GOALS_ARGS ?=
+.PHONY: ab-goals
+ab-goals: $(BUILD)/libmemlane.so.$(SOVERSION)
+	MAKE="$(MAKE)" sh bench/ab/goals.sh $(BUILD)/ab-goals "BUILD=$(BUILD)" "CC=$(CC)" \
+	    $(AB_GOALS_ARGS)
 ifeq ($(IS_X86_64),1)
 test-extra::
 	$(AB_ENV) AB_RUN=true sh bench/ab/run.sh $(BUILD)/ab "$(AB_CC)" memcmp dist equal avx2
