@@ -61,7 +61,7 @@ for f in "$out"/*.txt; do
     awk -v run="$(basename "$f" .txt)" '
         /state probe:/ { probe = $(NF - 6) "/" $(NF - 1) }
         /^# run failed/ { failed = 1 }
-        $1 == "impl" || /^#/ || NF < 5 { next }
+        $1 == "impl" || /^#/ || NF < 5 || $5 !~ /^[0-9.]+$/ { next }
         {
             impl = $1
             if (!(impl in n)) order[++k] = impl
