@@ -6,9 +6,12 @@ Each program runs on input generated here, in alternating pairs (without,
 with, without, with, ...; the order inside a pair alternates too), and the
 script prints per program the ratio of wall times with / without the
 drop-in: the median over the pairs and a ~95 % confidence interval of the
-median (order statistics), plus the median times.  The outputs of both runs
-of every pair must be identical (compared by SHA-256), else the program is
-reported as FAILED and the exit status is 1.
+median (order statistics), plus the median times.  Given several drop-ins
+(--preload more than once: the same library at different code placements,
+as `make bench-programs` builds them), pair i runs the (i mod N)-th, the
+order flips every N pairs, and the line also shows each placement's
+median ratio.  The outputs of all runs must be identical (compared by
+SHA-256), else the program is reported as FAILED and the exit status is 1.
 
 With --replay BENCH it times nothing itself: each program runs once under
 memlane-bench's --record (BENCH --record --plot-dir=WORKDIR/replay-NAME
@@ -21,7 +24,7 @@ program whose tool is missing is skipped with a line saying so.  Install
 them all on Debian with
     apt-get install coreutils python3 zstd git sqlite3 perl
 
-    run.py [--preload SO] [--pairs N] [--cpu N] [--only a,b] [--workdir DIR]
+    run.py [--preload SO]... [--pairs N] [--cpu N] [--only a,b] [--workdir DIR]
            [--scale X] [--dry-run] [--list] [--replay BENCH [--bench-args ARGS]]
 """
 
@@ -221,7 +224,8 @@ def median_ci(values):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--preload", default=os.path.join(HERE, "..", "..", "build", "libmemlane-preload.so"))
+    ap.add_argument("--preload", action="append", default=[],
+                    help="the drop-in; more than once: placements taken in turns by the pairs")
     ap.add_argument("--pairs", type=int, default=15)
     ap.add_argument("--cpu", type=int, default=None, help="pin this script and the programs to CPU N")
     ap.add_argument("--only", default="", help="comma-separated program names")
@@ -233,6 +237,8 @@ def main():
                     help="record each program with BENCH --record (memlane-bench) and print its replay")
     ap.add_argument("--bench-args", default="", help="more options for BENCH, as one string")
     a = ap.parse_args()
+    preloads = [os.path.abspath(f) for f in a.preload] or \
+        [os.path.abspath(os.path.join(HERE, "..", "..", "build", "libmemlane-preload.so"))]
 
     work = a.workdir or tempfile.mkdtemp(prefix="memlane-programs-")
     os.makedirs(work, exist_ok=True)
@@ -251,7 +257,7 @@ def main():
         if a.dry_run and a.replay:
             print("would record and replay each with %s --record %s" % (a.replay, a.bench_args))
         elif a.dry_run:
-            print("would run %d pairs each with and without LD_PRELOAD=%s" % (a.pairs, os.path.abspath(a.preload)))
+            print("would run %d pairs each with and without LD_PRELOAD=%s" % (a.pairs, " or ".join(preloads)))
         if not a.workdir:
             os.rmdir(work)
         return 0
@@ -262,20 +268,24 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
         return status
 
-    preload = os.path.abspath(a.preload)
-    if not os.path.exists(preload):
-        print("bench-programs: %s not found (make preload)" % preload, file=sys.stderr)
-        return 2
+    for preload in preloads:
+        if not os.path.exists(preload):
+            print("bench-programs: %s not found (make preload)" % preload, file=sys.stderr)
+            return 2
     if a.cpu is not None:
         os.sched_setaffinity(0, {a.cpu})
     base_env = dict(os.environ)
     base_env.pop("LD_PRELOAD", None)
-    with_env = dict(base_env, LD_PRELOAD=preload)
+    with_envs = [dict(base_env, LD_PRELOAD=f) for f in preloads]
 
-    print("bench-programs: wall time with LD_PRELOAD=%s / without, %d alternating pairs" % (preload, a.pairs))
+    print("bench-programs: wall time with LD_PRELOAD=%s / without, %d alternating pairs" % (
+        " or ".join(preloads), a.pairs))
+    if len(preloads) > 1:
+        print("placements: %d, taken in turns; \"by placement\": the median ratio of each" % len(preloads))
     print("cpu: %s; pinned: %s; date: %s" % (cpu_name(), a.cpu if a.cpu is not None else "no",
                                              time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
-    print("%-8s %9s %9s %7s  %-15s %s" % ("program", "without", "with", "ratio", "95% CI", "outputs"))
+    print("%-8s %9s %9s %7s  %-15s %-10s%s" % ("program", "without", "with", "ratio", "95% CI", "outputs",
+                                               "  by placement" if len(preloads) > 1 else ""))
     status = 0
     for p in progs:
         miss = p.missing()
@@ -286,19 +296,24 @@ def main():
         try:
             p.setup()
             argv = p.argv()
-            # one untimed pair: warms the page cache and checks that both run
+            # untimed runs: warm the page cache and check that all run
             run_once(argv, base_env, outs[0])
-            run_once(argv, with_env, outs[1])
+            untimed = []
+            for env in with_envs:
+                run_once(argv, env, outs[1])
+                untimed.append(sha256_file(outs[1]))
         except (OSError, RuntimeError, subprocess.CalledProcessError) as e:
             print("%-8s FAILED: %s" % (p.name, e))
             status = 1
             continue
         ref = sha256_file(outs[0])
-        same = sha256_file(outs[1]) == ref
+        same = all(h == ref for h in untimed)
         t_without, t_with, ratios = [], [], []
+        by_placement = [[] for _ in preloads]
         for i in range(a.pairs):
-            order = [(base_env, 0), (with_env, 1)]
-            if i % 2:
+            # each placement in turn; the order inside a pair flips every round
+            order = [(base_env, 0), (with_envs[i % len(preloads)], 1)]
+            if (i // len(preloads)) % 2:
                 order.reverse()
             t = {}
             for env, k in order:
@@ -307,12 +322,15 @@ def main():
             t_without.append(t[0])
             t_with.append(t[1])
             ratios.append(t[1] / t[0])
+            by_placement[i % len(preloads)].append(t[1] / t[0])
         med, lo, hi = median_ci(ratios)
         if not same:
             status = 1
-        print("%-8s %8.3fs %8.3fs %7.3f  [%.3f, %.3f]  %s" % (
+        per = "  " + " ".join("%.3f" % statistics.median(r) for r in by_placement if r) \
+            if len(preloads) > 1 else ""
+        print("%-8s %8.3fs %8.3fs %7.3f  [%.3f, %.3f]  %-10s%s" % (
             p.name, statistics.median(t_without), statistics.median(t_with), med, lo, hi,
-            "identical" if same else "DIFFER: FAILED"))
+            "identical" if same else "DIFFER: FAILED", per))
         sys.stdout.flush()
     if not a.workdir:
         shutil.rmtree(work, ignore_errors=True)
