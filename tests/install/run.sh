@@ -173,9 +173,9 @@ t_preload_no_self_calls() {
         body=$(printf '%s\n' "$dis" | awk -v fn="<$n>:" '
             $2 == fn { on = 1; next } on && NF == 0 { exit } on')
         [ -n "$body" ] || { echo "no code for $n"; return 1; }
-        # "address name" of each direct call or jump
+        # the target name of each direct call or jump
         targets=$(printf '%s\n' "$body" |
-            sed -n 's/.*\(call\|jmp\)[[:space:]]*\([0-9a-f]*\) <\([^>]*\)>.*/\2 \3/p')
+            sed -n 's/.*\(call\|jmp\)[[:space:]]*[0-9a-f]* <\([^>]*\)>.*/\2/p')
         # The fortified ones may also call glibc's failure report.
         also=
         case $n in
@@ -185,7 +185,7 @@ t_preload_no_self_calls() {
         *) want=memlane_$n ;;
         esac
         reached=
-        while read -r _ t; do
+        while read -r t; do
             [ -n "$t" ] || continue
             case $t in
             "$want" | "$n+"*) [ "$t" = "$want" ] && reached=1 ;;
