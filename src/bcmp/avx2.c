@@ -6,7 +6,8 @@
  *              dwords by a masked load and the last bytes by byte loads
  *    33..64    head + tail vector, one test
  *    65..128   vectors at 0, 32, n - 64 and n - 32, one test
- *   129..      head vector, the next three, then four vectors per
+ *   129..256   head vector, the next three, then the four ending at n
+ *   257..      head vector, the next three, then four vectors per
  *              iteration, p aligned, then the last one, two or four
  * Up to 128 bytes a group is tested by ANDing vpcmpeqb masks and one
  * vpmovmskb compared with all-ones (as glibc's __memcmp_avx2_movbe
@@ -84,6 +85,9 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
             ml_xor32(p + 32, q + 32),
             _mm256_or_si256(ml_xor32(p + 64, q + 64), ml_xor32(p + 96, q + 96)))))
         return 1;
+    /* No branch on how many bytes are left (see memcmp). */
+    if (n <= 256)
+        return ml_any32(xor4(p, q, n - 128, n - 96, n - 64, n - 32));
     size_t i = 128 - ((uintptr_t)p & 31);
     for (; i < n - 128; i += 128)
         if (ml_any32(xor4(p, q, i, i + 32, i + 64, i + 96)))
