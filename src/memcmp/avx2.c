@@ -8,8 +8,7 @@
  *              dwords by a masked load and the last bytes by byte loads
  *    33..64    head + tail vector, one test
  *    65..128   the head vector, the next one, then the last two
- *   129..256   the head vector, the next three, then the four ending at n
- *   257..      the head vector, the next three, four aligned vectors per
+ *   129..      the head vector, the next three, four aligned vectors per
  *              iteration (eight above 16 KiB), then the last one, two or
  *              four (overlapping)
  * Groups are tested by ANDing vpcmpeqb results, one vpmovmskb; only a
@@ -117,18 +116,14 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
             return ml_diff_at(p, q, 32 + ml_ctz64(m));
         return cmp_pair(p, q, n - 64, n - 32);
     }
-    /* 129 bytes on: the next three vectors as one group. */
+    /* 129 bytes on: the next three vectors as one group, then a loop on
+     * p aligned to 32 bytes (no split loads on p; the step back to
+     * alignment re-reads at most 31 bytes already found equal), no
+     * separate 129..256 class (docs/memcmp.md). */
     if (ML_UNLIKELY(ml_ne_of32(_mm256_and_si256(
             ml_eq32(p + 32, q + 32),
             _mm256_and_si256(ml_eq32(p + 64, q + 64), ml_eq32(p + 96, q + 96))))))
         return diff_in128(p, q, 0);
-    /* 129..256: the four vectors ending at n, with no branch on how many
-     * bytes are left (as glibc): on random sizes that branch mispredicts
-     * (docs/memcmp.md). */
-    if (n <= 256)
-        return ML_LIKELY(same128(p, q, n - 128)) ? 0 : diff_in128(p, q, n - 128);
-    /* Then a loop on p aligned to 32 bytes (no split loads on p; the step
-     * back to alignment re-reads at most 31 bytes already found equal). */
     size_t i = 128 - ((uintptr_t)p & 31);
     /* Above 16 KiB, where the two buffers outgrow L1, 256 bytes an
      * iteration under one test, walking a pointer per buffer with the
