@@ -116,6 +116,25 @@ masked-lanes:
 	@echo "$@: x86-64 only (rdtsc); skipped on $(TARGET)"
 endif
 
+# store-forward (bench/store-forward): memset, then a load of bytes it
+# wrote, each fill byte from the load before: the latency that includes
+# store-to-load forwarding, for libc and each memlane variant the CPU runs.
+# `make store-forward` runs it pinned to one CPU (STORE_FORWARD_CPU);
+# `make test` only builds it.
+STORE_FORWARD_BIN := $(BUILD)/store-forward
+STORE_FORWARD_CPU ?= 1
+$(STORE_FORWARD_BIN): bench/store-forward/store-forward.c bench/timer.h include/memlane.h $(LIB_INTERNAL_A)
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) $(TOOL_NOLIBCALL) -Ibench $< $(LIB_INTERNAL_A) -o $@
+.PHONY: store-forward
+ifeq ($(IS_X86_64),1)
+store-forward: $(STORE_FORWARD_BIN)
+	taskset -c $(STORE_FORWARD_CPU) $(STORE_FORWARD_BIN)
+test-extra:: $(STORE_FORWARD_BIN)
+else
+store-forward:
+	@echo "$@: x86-64 only (rdtsc); skipped on $(TARGET)"
+endif
+
 # ---- ab: variants against libc at several code placements ----
 # ab (bench/ab): one function's variants against libc's, both in shared
 # libraries, each implementation in a process of its own next to libc, at
