@@ -85,7 +85,8 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
             ml_xor32(p + 32, q + 32),
             _mm256_or_si256(ml_xor32(p + 64, q + 64), ml_xor32(p + 96, q + 96)))))
         return 1;
-    /* No branch on how many bytes are left (see memcmp). */
+    /* 129..256: no loop and no branch on how many bytes are left, which
+     * mispredict on random sizes (docs/memcmp.md). */
     if (n <= 256)
         return ml_any32(xor4(p, q, n - 128, n - 96, n - 64, n - 32));
     size_t i = 128 - ((uintptr_t)p & 31);
