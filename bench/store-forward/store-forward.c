@@ -4,9 +4,9 @@
  * each memset's fill byte taken from the previous load, so that every
  * call waits for the one before it.  The time per pair is then the
  * latency from the fill byte to the loaded value, which includes
- * forwarding the stored bytes to the load: a plain vector store forwards
- * to a load inside it, a byte-masked AVX-512 store does not and the load
- * waits for the store to reach the cache (docs/memset.md, "Store-to-load
+ * forwarding the stored bytes to the load: a load inside a plain vector
+ * store gets its bytes forwarded, a load from byte-masked AVX-512 stores
+ * took 2-4 ticks longer on Zen 5 (docs/memset.md, "Store-to-load
  * forwarding").  memlane-bench and `make ab` time independent calls,
  * where this does not show.
  *
