@@ -5,8 +5,9 @@
  * Size ladder (every load inside [a, a+n)):
  *     0..32    one masked 32-byte compare, the load mask made from n
  *    33..64    head + tail 32-byte vector
- *    65..128   head + tail vector, the first differing one picked by cmov
- *   129..256   32 bytes alone, then two heads + two tails picked by cmov
+ *    65..128   head vector, then tail vector, each tested in turn
+ *   129..256   the first two vectors in turn, then the two ending at n,
+ *              the first differing one picked by cmov
  *   257..      the first vector, then two per iteration on p aligned to
  *              64 (four above 1 KiB, read as eight 32-byte vectors from
  *              32 to 256 KiB), then the two or four ending at n
@@ -74,49 +75,52 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 }
 
 /*
- * 65..256 bytes without a branch on where the data differ: head and tail
- * vector (to 128) or two heads and two tails are all compared, the first
- * differing one is picked with cmov, and the result is read back at that
- * position.  With a random mismatch position every such branch is a
- * likely misprediction, resolved only when the loads arrive; reading all
- * the bytes is cheaper (docs/memcmp.md).
- * One branch remains on the data, "all equal", which inputs that are
- * either always equal or always different predict.
+ * 65..128 bytes: the head vector, then the tail vector, each tested in
+ * turn, so that a difference in the first 64 bytes returns before a
+ * second line of either buffer is read.  Where the data are not in L1,
+ * the lines read decide the time: reading both vectors before one test
+ * took 1.6x glibc's time with the difference in the first 64 bytes, at
+ * the cost of a branch that random difference positions mispredict
+ * (docs/memcmp.md, "Lines read before the exit").
  */
 static inline int memcmp_65_128(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    uint64_t m0 = ml_ne64(p, q), m = ml_ne64(p + n - 64, q + n - 64);
-    size_t o = n - 64;
-    if (ML_LIKELY(_kortestz_mask64_u8(m0, m)))
+    /* Without it gcc hoists this compare above the size tests, where it
+     * made the sizes above 128 slower (docs/memcmp.md). */
+    __asm__("" : "+r"(p), "+r"(q));
+    uint64_t m = ml_ne64(p, q);
+    if (m)
+        return ml_diff_at(p, q, ml_ctz64(m));
+    m = ml_ne64(p + n - 64, q + n - 64);
+    if (ML_LIKELY(m == 0))
         return 0;
-    ml_take_if_nonzero(&m, &o, m0, 0);
-    return ml_diff_at(p, q, o + ml_ctz64(m));
+    return ml_diff_at(p + n - 64, q + n - 64, ml_ctz64(m));
 }
 
 /*
- * 129..256 bytes: the first 32 bytes alone, then two heads and two tails
- * (the first 64-byte head completed by the next 32 bytes), the first
- * differing vector picked by cmov.  The lone first test keeps inputs that
- * differ at once (sort keys, most unequal strings) from reading 256
- * bytes, at a small cost on random positions (docs/memcmp.md).
+ * 129..256 bytes: the first two vectors each tested in turn (lines read in
+ * order, as above), then the two ending at n under one test, the first
+ * differing one picked by cmov.
  */
 static inline ML_INLINE_CLANG int
 differ_129_256(const unsigned char *p, const unsigned char *q, size_t n, size_t *at)
 {
-    uint64_t m0 = ml_ne32k(p, q);
-    if (m0) {
-        *at = ml_ctz64(m0);
+    uint64_t m = ml_ne64(p, q);
+    if (m) {
+        *at = ml_ctz64(m);
         return 1;
     }
-    m0 = (uint64_t)ml_ne32k(p + 32, q + 32) << 32;
-    uint64_t m1 = ml_ne64(p + 64, q + 64);
-    uint64_t m2 = ml_ne64(p + n - 128, q + n - 128), m = ml_ne64(p + n - 64, q + n - 64);
+    m = ml_ne64(p + 64, q + 64);
+    if (m) {
+        *at = 64 + ml_ctz64(m);
+        return 1;
+    }
+    uint64_t m2 = ml_ne64(p + n - 128, q + n - 128);
+    m = ml_ne64(p + n - 64, q + n - 64);
     size_t o = n - 64;
-    if (ML_LIKELY(_kortestz_mask64_u8(_kor_mask64(m0, m1), _kor_mask64(m2, m))))
+    if (ML_LIKELY(_kortestz_mask64_u8(m2, m)))
         return 0;
     ml_take_if_nonzero(&m, &o, m2, n - 128);
-    ml_take_if_nonzero(&m, &o, m1, 64);
-    ml_take_if_nonzero(&m, &o, m0, 0);
     *at = o + ml_ctz64(m);
     return 1;
 }
