@@ -8,12 +8,12 @@
  *              dwords by a masked load and the last bytes by byte loads
  *    33..64    head + tail vector, one test
  *    65..128   the head vector, the next one, then the last two
- *   129..      the head vector, the next three, four aligned vectors per
- *              iteration (eight above 16 KiB), then the last one, two or
- *              four (overlapping)
+ *   129..      the head vector, the next one, the two after them, then
+ *              four aligned vectors per iteration (eight above 16 KiB),
+ *              then the last one, two or four (overlapping)
  * Groups are tested by ANDing vpcmpeqb results, one vpmovmskb; only a
  * group that differs builds the mask of its differing bytes (bit i =
- * byte i) for one bit scan, and a group of three or four does that out
+ * byte i) for one bit scan, and a group of four does that out
  * of line (diff_in128), so the equal path needs no stack frame.
  */
 #include "internal.h"
@@ -116,14 +116,17 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
             return ml_diff_at(p, q, 32 + ml_ctz64(m));
         return cmp_pair(p, q, n - 64, n - 32);
     }
-    /* 129 bytes on: the next three vectors as one group, then a loop on
-     * p aligned to 32 bytes (no split loads on p; the step back to
-     * alignment re-reads at most 31 bytes already found equal), no
+    /* 129 bytes on: the next vector alone, so that a difference in the
+     * first 64 bytes returns before the next line is read, then the two
+     * after it (docs/memcmp.md, "Lines read before the exit").  Then a
+     * loop on p aligned to 32 bytes (no split loads on p; the step back
+     * to alignment re-reads at most 31 bytes already found equal), no
      * separate 129..256 class (docs/memcmp.md). */
-    if (ML_UNLIKELY(ml_ne_of32(_mm256_and_si256(
-            ml_eq32(p + 32, q + 32),
-            _mm256_and_si256(ml_eq32(p + 64, q + 64), ml_eq32(p + 96, q + 96))))))
-        return diff_in128(p, q, 0);
+    if ((m = ml_ne32(p + 32, q + 32)))
+        return ml_diff_at(p, q, 32 + ml_ctz64(m));
+    int d = cmp_pair(p, q, 64, 96);
+    if (d)
+        return d;
     size_t i = 128 - ((uintptr_t)p & 31);
     /* Above 16 KiB, where the two buffers outgrow L1, 256 bytes an
      * iteration under one test, walking a pointer per buffer with the
