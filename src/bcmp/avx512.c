@@ -4,8 +4,9 @@
  * XORs of the vectors ORed together (vpternlog) and one test per group.
  *     0..32    one masked 32-byte compare, the load mask made from n
  *    33..64    one masked 64-byte compare
- *    65..128   head + tail vector, one test
- *   129..256   32 bytes alone, then two heads + two tails, one test
+ *    65..128   head vector, then tail vector, each tested in turn
+ *   129..256   the first two vectors in turn, then the two ending at n,
+ *              one test
  *   257..      the first vector, two per iteration on p aligned to 64
  *              (four above 1 KiB, read as eight 32-byte vectors from 32
  *              to 256 KiB), then the two or four ending at n
@@ -14,28 +15,36 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-static inline __m512i xor3(const unsigned char *p, const unsigned char *q, size_t o0,
-                           size_t o1, size_t o2)
-{
-    return _mm512_ternarylogic_epi64(ml_xor64(p + o0, q + o0), ml_xor64(p + o1, q + o1),
-                                     ml_xor64(p + o2, q + o2), 0xfe);
-}
-
-/* 65..128 bytes: head and tail, one test. */
+/*
+ * 65..128 bytes: the head vector tested before the tail is read, so that
+ * inputs that differ in their first 64 bytes read one line of each (see
+ * memcmp/avx512.c).  A differing exit returns the nonzero mask | 1, not a
+ * constant: with `return 1` gcc sent every return of the function through
+ * one shared block, a taken jump more on each path (docs/memcmp.md).
+ */
 static inline int differ_65_128(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    return !_kortestz_mask64_u8(ml_ne64(p, q), ml_ne64(p + n - 64, q + n - 64));
+    /* keeps gcc from hoisting this compare above the size tests */
+    __asm__("" : "+r"(p), "+r"(q));
+    uint64_t m = ml_ne64(p, q);
+    if (m)
+        return (int)m | 1;
+    return ml_ne64(p + n - 64, q + n - 64) != 0;
 }
 
-/* The first 129..256 bytes of a call: the first 32 bytes alone first, so
- * inputs that differ at once read little (see memcmp/avx512.c). */
+/* 129..256 bytes: the first two vectors in turn, then the two ending at
+ * n under one test (as above). */
 static inline int differ_first_129_256(const unsigned char *p, const unsigned char *q,
                                        size_t n)
 {
-    if (ml_ne32k(p, q))
-        return 1;
-    return !_kortestz_mask64_u8(ml_ne32k(p + 32, q + 32),
-                                ml_nz64(xor3(p, q, 64, n - 128, n - 64)));
+    uint64_t m = ml_ne64(p, q);
+    if (m)
+        return (int)m | 1;
+    m = ml_ne64(p + 64, q + 64);
+    if (m)
+        return (int)m | 1;
+    return !_kortestz_mask64_u8(ml_ne64(p + n - 128, q + n - 128),
+                                ml_ne64(p + n - 64, q + n - 64));
 }
 
 /*
@@ -83,8 +92,6 @@ __attribute__((aligned(2048))) int memlane_bcmp_avx512(const void *a, const void
         return ml_ne32_masked(p, q, n) != 0;
     if (ML_LIKELY(n <= 64))
         return ml_ne64_masked(p, q, n) != 0;
-    /* At most one branch on the data up to 256 bytes (see
-     * memcmp/avx512.c). */
     if (ML_LIKELY(n <= 128))
         return differ_65_128(p, q, n);
     if (n <= 256)

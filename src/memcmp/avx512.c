@@ -100,29 +100,25 @@ static inline int memcmp_65_128(const unsigned char *p, const unsigned char *q, 
 /*
  * 129..256 bytes: the first two vectors each tested in turn (lines read in
  * order, as above), then the two ending at n under one test, the first
- * differing one picked by cmov.
+ * differing one picked by cmov.  Each exit reads its byte back itself: a
+ * shared read-back cost the early exits a jump (docs/memcmp.md).
  */
-static inline ML_INLINE_CLANG int
-differ_129_256(const unsigned char *p, const unsigned char *q, size_t n, size_t *at)
+static inline ML_INLINE_CLANG int memcmp_129_256(const unsigned char *p,
+                                                 const unsigned char *q, size_t n)
 {
     uint64_t m = ml_ne64(p, q);
-    if (m) {
-        *at = ml_ctz64(m);
-        return 1;
-    }
+    if (m)
+        return ml_diff_at(p, q, ml_ctz64(m));
     m = ml_ne64(p + 64, q + 64);
-    if (m) {
-        *at = 64 + ml_ctz64(m);
-        return 1;
-    }
+    if (m)
+        return ml_diff_at(p + 64, q + 64, ml_ctz64(m));
     uint64_t m2 = ml_ne64(p + n - 128, q + n - 128);
     m = ml_ne64(p + n - 64, q + n - 64);
     size_t o = n - 64;
     if (ML_LIKELY(_kortestz_mask64_u8(m2, m)))
         return 0;
     ml_take_if_nonzero(&m, &o, m2, n - 128);
-    *at = o + ml_ctz64(m);
-    return 1;
+    return ml_diff_at(p, q, o + ml_ctz64(m));
 }
 
 /* Aligned to 2048 (the code is under 2 KiB with gcc and clang), so that
@@ -153,9 +149,7 @@ __attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const vo
     }
     if (ML_LIKELY(n <= 128))
         return memcmp_65_128(p, q, n);
-    if (n <= 256) {
-        size_t at;
-        return differ_129_256(p, q, n, &at) ? ml_diff_at(p, q, at) : 0;
-    }
+    if (n <= 256)
+        return memcmp_129_256(p, q, n);
     return memcmp_long(p, q, n);
 }
