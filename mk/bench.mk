@@ -166,7 +166,8 @@ memset-ab: $(BUILD)/libmemlane.so.$(SOVERSION)
 	    $(if $(filter command line,$(origin AB_IMPLS)),$(AB_IMPLS),avx512 memlane null onemask)
 # ab-goals (bench/ab/goals.sh): every ab run behind the speed goals on
 # this CPU (memcmp, bcmp, memset; fixed sizes 0-1 KiB and 2 KiB-64 MiB,
-# random sizes; each level against glibc's same level), the tables in
+# random sizes; compares equal, differing at a random byte, and to 1 KiB
+# at byte 40; each level against glibc's same level), the tables in
 # $(BUILD)/ab-goals, then a summary.  About 15 minutes.
 #   make ab-goals [AB_GOALS_ARGS="AB_PROBE_MAX=4.4 AB_EXTRA_OBJS=..."]
 AB_GOALS_ARGS ?=
