@@ -77,11 +77,10 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 /*
  * 65..128 bytes: the head vector, then the tail vector, each tested in
  * turn, so that a difference in the first 64 bytes returns before a
- * second line of either buffer is read.  Where the data are not in L1,
- * the lines read decide the time: reading both vectors before one test
- * took 1.6x glibc's time with the difference in the first 64 bytes, at
- * the cost of a branch that random difference positions mispredict
- * (docs/memcmp.md, "Lines read before the exit").
+ * second line of either buffer is read: where the data are not in L1,
+ * the lines read decide the time.  The cost is a branch that random
+ * difference positions mispredict (docs/memcmp.md, "Lines read before
+ * the exit").
  */
 static inline int memcmp_65_128(const unsigned char *p, const unsigned char *q, size_t n)
 {
