@@ -4,10 +4,11 @@
  * pcmpeqb results ANDed and one pmovmskb test per group.
  *     0..16    overlapping words
  *    17..32    head + tail vector
- *    33..64    two head + two tail vectors
- *    65..96    the first four and the last two vectors, one test
- *    97..128   the first four and the last four vectors, one test
- *   129..      the first four vectors, four aligned vectors per
+ *    33..      the first vector alone, then
+ *    33..64    the second vector and the two ending at n, one test
+ *    65..128   the rest of the first 64 bytes, then the two (65..96) or
+ *              four (97..128) vectors ending at n
+ *   129..      the rest of the first 64 bytes, four aligned vectors per
  *              iteration, then the last two or four ending at n
  */
 #include "internal.h"
@@ -52,19 +53,26 @@ __attribute__((aligned(64))) int memlane_bcmp_sse2(const void *a, const void *b,
     }
     if (ML_LIKELY(n <= 32))
         return differ(_mm_and_si128(ml_eq16(p, q), ml_eq16(p + n - 16, q + n - 16)));
+    /* From 33 B the first vector alone: inputs that differ in their
+     * first bytes (the common case) leave after one test. */
+    if (differ(ml_eq16(p, q)))
+        return 1;
     if (ML_LIKELY(n <= 64))
-        return differ(ml_and4_16(ml_eq16(p, q), ml_eq16(p + 16, q + 16),
-                                 ml_eq16(p + n - 32, q + n - 32),
-                                 ml_eq16(p + n - 16, q + n - 16)));
-    if (n <= 96)
-        return differ(_mm_and_si128(ml_eq16x4(p, q),
+        return differ(_mm_and_si128(ml_eq16(p + 16, q + 16),
                                     _mm_and_si128(ml_eq16(p + n - 32, q + n - 32),
                                                   ml_eq16(p + n - 16, q + n - 16))));
-    if (n <= 128)
-        return differ(_mm_and_si128(ml_eq16x4(p, q), ml_eq16x4(p + n - 64, q + n - 64)));
-
-    if (differ(ml_eq16x4(p, q)))
+    /* The rest of the first 64 bytes, then (65..128) the bytes up to n:
+     * a difference in the first 64 exits before a second line is read. */
+    if (differ(_mm_and_si128(
+            ml_eq16(p + 16, q + 16),
+            _mm_and_si128(ml_eq16(p + 32, q + 32), ml_eq16(p + 48, q + 48)))))
         return 1;
+    if (n <= 96)
+        return differ(_mm_and_si128(ml_eq16(p + n - 32, q + n - 32),
+                                    ml_eq16(p + n - 16, q + n - 16)));
+    if (n <= 128)
+        return differ(ml_eq16x4(p + n - 64, q + n - 64));
+
     size_t i = 64 - ((uintptr_t)p & 15);
     do {
         if (ML_UNLIKELY(differ(ml_eq16x4_aligned_p(p + i, q + i))))

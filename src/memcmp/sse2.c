@@ -5,12 +5,12 @@
  * Size ladder (every load inside [a, a+n)):
  *     0..16    overlapping little-endian words (no byte loop)
  *    17..32    head + tail vector, one 32-bit mask
- *    33..64    two head + two tail vectors
- *    65..96    the first four vectors and the last two ending at n
- *    97..128   the first four vectors and the last four ending at n,
- *              one test for both
- *   129..      the first four vectors, then four aligned vectors per
- *              iteration, then the last two ending at n with, if more
+ *    33..      the first vector alone, then
+ *    33..64    the second vector and the two ending at n
+ *    65..128   the rest of the first 64 bytes, then the two (65..96) or
+ *              four (97..128) vectors ending at n
+ *   129..      the rest of the first 64 bytes, then four aligned vectors
+ *              per iteration, then the last two ending at n with, if more
  *              than 32 bytes remain, two aligned ones before them
  * A group of vectors is tested for equality first: pcmpeqb results ANDed,
  * one pmovmskb (glibc's test; XOR/OR then pcmpeqb against zero costs one
@@ -27,6 +27,18 @@
 static inline int all_eq4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
 {
     return _mm_movemask_epi8(ml_and4_16(e0, e1, e2, e3)) == 0xffff;
+}
+
+/* Whether all bytes of three equality vectors are equal. */
+static inline int all_eq3(__m128i e0, __m128i e1, __m128i e2)
+{
+    return _mm_movemask_epi8(_mm_and_si128(e0, _mm_and_si128(e1, e2))) == 0xffff;
+}
+
+/* Differing bytes of one vector, bit i = byte i. */
+static inline uint32_t ne_mask1(__m128i e0)
+{
+    return (uint32_t)_mm_movemask_epi8(e0) ^ 0xffff;
 }
 
 /* Differing bytes of two consecutive vectors as one mask, bit i = byte i. */
@@ -46,6 +58,15 @@ static inline uint64_t ne_mask4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
                  (uint64_t)(uint32_t)_mm_movemask_epi8(e2) << 32 |
                  (uint64_t)(uint32_t)_mm_movemask_epi8(e3) << 48;
     return ~m;
+}
+
+/* Differing bytes of three consecutive vectors, bit i = byte i. */
+static inline uint64_t ne_mask3(__m128i e0, __m128i e1, __m128i e2)
+{
+    uint64_t m = (uint64_t)(uint32_t)_mm_movemask_epi8(e0) |
+                 (uint64_t)(uint32_t)_mm_movemask_epi8(e1) << 16 |
+                 (uint64_t)(uint32_t)_mm_movemask_epi8(e2) << 32;
+    return m ^ 0xffffffffffff;
 }
 
 /* The four vectors at o..o+64: if they differ, *at = the first difference. */
@@ -99,50 +120,38 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
         uint32_t m = ml_ne16_head_tail(p, q, n);
         return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
     }
+    /* From 33 B the first vector alone: a difference in the first bytes
+     * (common where memcmp sorts or searches) leaves after one test. */
+    uint32_t m0 = ne_mask1(ml_eq16(p, q));
+    if (m0)
+        return ml_diff_at(p, q, ml_ctz64(m0));
     if (ML_LIKELY(n <= 64)) {
-        __m128i e0 = ml_eq16(p, q), e1 = ml_eq16(p + 16, q + 16);
+        /* The second vector and the two ending at n. */
+        __m128i e1 = ml_eq16(p + 16, q + 16);
         __m128i e2 = ml_eq16(p + n - 32, q + n - 32),
                 e3 = ml_eq16(p + n - 16, q + n - 16);
-        if (all_eq4(e0, e1, e2, e3))
+        if (all_eq3(e1, e2, e3))
             return 0;
-        return ml_diff_at(p, q,
-                          ml_first_of2(ne_mask2(e0, e1), 0, ne_mask2(e2, e3), n - 32));
+        return ml_diff_at(p, q, ml_first_of2(ne_mask1(e1), 16, ne_mask2(e2, e3), n - 32));
+    }
+    /* 65..: the rest of the first 64 bytes, then (65..128) the bytes up
+     * to n, so that a difference in the first 64 exits before a second
+     * line is read. */
+    {
+        __m128i e1 = ml_eq16(p + 16, q + 16), e2 = ml_eq16(p + 32, q + 32),
+                e3 = ml_eq16(p + 48, q + 48);
+        if (ML_UNLIKELY(!all_eq3(e1, e2, e3)))
+            return ml_diff_at(p, q, 16 + ml_ctz64(ne_mask3(e1, e2, e3)));
     }
     if (n <= 128) {
-        /* 65..96 inside this class, so that the sizes above 128 meet no
-         * extra branch: two vectors fewer than 97..128. */
         if (n <= 96) {
-            __m128i e0 = ml_eq16(p, q), e1 = ml_eq16(p + 16, q + 16);
-            __m128i e2 = ml_eq16(p + 32, q + 32), e3 = ml_eq16(p + 48, q + 48);
-            __m128i e4 = ml_eq16(p + n - 32, q + n - 32),
-                    e5 = ml_eq16(p + n - 16, q + n - 16);
-            __m128i e = _mm_and_si128(ml_and4_16(e0, e1, e2, e3), _mm_and_si128(e4, e5));
-            if (ML_LIKELY(_mm_movemask_epi8(e) == 0xffff))
-                return 0;
-            return ml_diff_at(
-                p, q,
-                ml_first_of2(ne_mask4(e0, e1, e2, e3), 0, ne_mask2(e4, e5), n - 32));
+            uint32_t m = ne_mask2(ml_eq16(p + n - 32, q + n - 32),
+                                  ml_eq16(p + n - 16, q + n - 16));
+            return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
         }
-        /* Both groups before one branch: where a difference lies picks
-         * a group by conditional moves. */
-        __m128i e0 = ml_eq16(p, q), e1 = ml_eq16(p + 16, q + 16);
-        __m128i e2 = ml_eq16(p + 32, q + 32), e3 = ml_eq16(p + 48, q + 48);
-        __m128i e4 = ml_eq16(p + n - 64, q + n - 64),
-                e5 = ml_eq16(p + n - 48, q + n - 48);
-        __m128i e6 = ml_eq16(p + n - 32, q + n - 32),
-                e7 = ml_eq16(p + n - 16, q + n - 16);
-        __m128i e =
-            _mm_and_si128(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3)),
-                          _mm_and_si128(_mm_and_si128(e4, e5), _mm_and_si128(e6, e7)));
-        if (_mm_movemask_epi8(e) == 0xffff)
-            return 0;
-        return ml_diff_at(
-            p, q,
-            ml_first_of2(ne_mask4(e0, e1, e2, e3), 0, ne_mask4(e4, e5, e6, e7), n - 64));
+        size_t at;
+        return differ_at4(p, q, n - 64, &at) ? ml_diff_at(p, q, at) : 0;
     }
-    size_t at;
-    if (differ_at4(p, q, 0, &at))
-        return ml_diff_at(p, q, at);
     /* Loop on p aligned to 16 bytes (aligned loads on p); the step back
      * to alignment re-reads at most 15 bytes already found equal. */
     size_t i = 64 - ((uintptr_t)p & 15);
