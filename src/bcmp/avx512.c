@@ -4,10 +4,11 @@
  * XORs of the vectors ORed together (vpternlog) and one test per group.
  *     0..32    one masked 32-byte compare, the load mask made from n
  *    33..64    one masked 64-byte compare
- *    65..128   head vector, then tail vector, each tested in turn
- *   129..256   the first two vectors in turn, then the two ending at n,
- *              one test
- *   257..      the first vector, two per iteration on p aligned to 64
+ *    65..      the first vector alone, right after the size tests that
+ *              reach it (inputs that differ early read one line), then
+ *    65..128   the vector ending at n
+ *   129..256   the second vector, then the two ending at n, one test
+ *   257..      two vectors per iteration on p aligned to 64
  *              (four above 1 KiB, read as eight 32-byte vectors from 32
  *              to 256 KiB), then the two or four ending at n
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/library.mk).
@@ -15,32 +16,12 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-/*
- * 65..128 bytes: the head vector tested before the tail is read, so that
- * inputs that differ in their first 64 bytes read one line of each (see
- * memcmp/avx512.c).  A differing exit returns the nonzero mask | 1, not a
- * constant: with `return 1` gcc sent every return of the function through
- * one shared block, a taken jump more on each path (docs/memcmp.md).
- */
-static inline int differ_65_128(const unsigned char *p, const unsigned char *q, size_t n)
-{
-    /* keeps gcc from hoisting this compare above the size tests */
-    __asm__("" : "+r"(p), "+r"(q));
-    uint64_t m = ml_ne64(p, q);
-    if (m)
-        return (int)m | 1;
-    return ml_ne64(p + n - 64, q + n - 64) != 0;
-}
-
-/* 129..256 bytes: the first two vectors in turn, then the two ending at
- * n under one test (as above). */
+/* 129..256 bytes, the first 64 found equal: the second vector, then the
+ * two ending at n under one test. */
 static inline int differ_first_129_256(const unsigned char *p, const unsigned char *q,
                                        size_t n)
 {
-    uint64_t m = ml_ne64(p, q);
-    if (m)
-        return (int)m | 1;
-    m = ml_ne64(p + 64, q + 64);
+    uint64_t m = ml_ne64(p + 64, q + 64);
     if (m)
         return (int)m | 1;
     return !_kortestz_mask64_u8(ml_ne64(p + n - 128, q + n - 128),
@@ -48,18 +29,14 @@ static inline int differ_first_129_256(const unsigned char *p, const unsigned ch
 }
 
 /*
- * n > 256: the first 64 bytes alone (inputs that differ at once read
- * little), then two vectors per iteration on p aligned to 64 (p + i,
- * i = 1..64; only q's loads may split a cache line), four above 1 KiB
- * (as 32-byte loads where both buffers together outgrow L1 but not L2:
- * ml_differ256_by32), then the two or four ending at n, which re-read
- * bytes found equal.
- * Equal inputs fall through every test.
+ * n > 256, the first 64 bytes found equal: two vectors per iteration on p aligned to 64
+ * (p + i, i = 1..64; only q's loads may split a cache line), four above 1 KiB (as 32-byte
+ * loads where both buffers together outgrow L1 but not L2: ml_differ256_by32), then the
+ * two or four ending at n, which re-read bytes found equal. Equal inputs fall through
+ * every test.
  */
 static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    if (ML_UNLIKELY(ml_nz64(ml_xor64(p, q))))
-        return 1;
     size_t i = 64 - ((uintptr_t)p & 63);
     if (n > 1024) {
         if (n - ML_BY32_MIN < ML_BY32_MAX - ML_BY32_MIN) {
@@ -92,8 +69,14 @@ __attribute__((aligned(2048))) int memlane_bcmp_avx512(const void *a, const void
         return ml_ne32_masked(p, q, n) != 0;
     if (ML_LIKELY(n <= 64))
         return ml_ne64_masked(p, q, n) != 0;
+    /* A differing exit returns the nonzero mask | 1, not a constant: with
+     * `return 1` gcc sent every return of the function through one shared
+     * block, a taken jump more on each path (docs/memcmp.md). */
+    uint64_t m = ml_ne64(p, q);
+    if (m)
+        return (int)m | 1;
     if (ML_LIKELY(n <= 128))
-        return differ_65_128(p, q, n);
+        return ml_ne64(p + n - 64, q + n - 64) != 0;
     if (n <= 256)
         return differ_first_129_256(p, q, n);
     return bcmp_long(p, q, n);

@@ -5,18 +5,19 @@
  * Size ladder (every load inside [a, a+n)):
  *     0..32    one masked 32-byte compare, the load mask made from n
  *    33..64    head + tail 32-byte vector
- *    65..128   head vector, then tail vector, each tested in turn
- *   129..256   the first two vectors in turn, then the two ending at n,
- *              the first differing one picked by cmov
- *   257..      the first vector, then two per iteration on p aligned to
- *              64 (four above 1 KiB, read as eight 32-byte vectors from
- *              32 to 256 KiB), then the two or four ending at n
- *              (bcmp's long path); a group that differs is located by
- *              memcmp_locate128/256 (cold)
+ *    65..      the first vector alone, right after the size tests that
+ *              reach it, then
+ *    65..128   the vector ending at n
+ *   129..256   the second vector, then the two ending at n, the first
+ *              differing one picked by cmov
+ *   257..      two per iteration on p aligned to 64 (four above 1 KiB,
+ *              read as eight 32-byte vectors from 32 to 256 KiB), then
+ *              the two or four ending at n (bcmp's long path); a group
+ *              that differs is located by memcmp_locate128/256 (cold)
  * Upper register state: with gcc, mk/library.mk reserves xmm0-15 for this
  * file, so only zmm16-31 are used, which leave no dirty upper state and
- * need no vzeroupper (a cost on every call).  Other
- * compilers use zmm0-15 and put a vzeroupper before each return.
+ * need no vzeroupper (a cost on every call).  Other compilers use zmm0-15
+ * and put a vzeroupper before each return.
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
@@ -43,13 +44,10 @@ memcmp_locate256(const unsigned char *p, const unsigned char *q, size_t o)
     return memcmp_locate128(p, q, ml_differ128(p, q, o) ? o : o + 128);
 }
 
-/* n > 256, as bcmp_long (bcmp/avx512.c); the first vector is located in
- * place, a pair that differs by memcmp_locate128. */
+/* n > 256, the first 64 bytes found equal, as bcmp_long (bcmp/avx512.c);
+ * a pair that differs is located by memcmp_locate128. */
 static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    uint64_t m = ml_ne64(p, q);
-    if (ML_UNLIKELY(m))
-        return ml_diff_at(p, q, ml_ctz64(m));
     size_t i = 64 - ((uintptr_t)p & 63);
     if (n > 1024) {
         if (n - ML_BY32_MIN < ML_BY32_MAX - ML_BY32_MIN) {
@@ -75,40 +73,15 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 }
 
 /*
- * 65..128 bytes: the head vector, then the tail vector, each tested in
- * turn, so that a difference in the first 64 bytes returns before a
- * second line of either buffer is read: where the data are not in L1,
- * the lines read decide the time.  The cost is a branch that random
- * difference positions mispredict (docs/memcmp.md, "Lines read before
- * the exit").
- */
-static inline int memcmp_65_128(const unsigned char *p, const unsigned char *q, size_t n)
-{
-    /* Without it gcc hoists this compare above the size tests, where it
-     * made the sizes above 128 slower (docs/memcmp.md). */
-    __asm__("" : "+r"(p), "+r"(q));
-    uint64_t m = ml_ne64(p, q);
-    if (m)
-        return ml_diff_at(p, q, ml_ctz64(m));
-    m = ml_ne64(p + n - 64, q + n - 64);
-    if (ML_LIKELY(m == 0))
-        return 0;
-    return ml_diff_at(p + n - 64, q + n - 64, ml_ctz64(m));
-}
-
-/*
- * 129..256 bytes: the first two vectors each tested in turn (lines read in
- * order, as above), then the two ending at n under one test, the first
- * differing one picked by cmov.  Each exit reads its byte back itself: a
+ * 129..256 bytes, the first 64 found equal: the second vector tested alone
+ * (lines read in order), then the two ending at n under one test, the
+ * first differing one picked by cmov.  Each exit reads its byte back itself: a
  * shared read-back cost the early exits a jump (docs/memcmp.md).
  */
 static inline ML_INLINE_CLANG int memcmp_129_256(const unsigned char *p,
                                                  const unsigned char *q, size_t n)
 {
-    uint64_t m = ml_ne64(p, q);
-    if (m)
-        return ml_diff_at(p, q, ml_ctz64(m));
-    m = ml_ne64(p + 64, q + 64);
+    uint64_t m = ml_ne64(p + 64, q + 64);
     if (m)
         return ml_diff_at(p + 64, q + 64, ml_ctz64(m));
     uint64_t m2 = ml_ne64(p + n - 128, q + n - 128);
@@ -146,8 +119,20 @@ __attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const vo
             return 0;
         return ml_diff_at(p, q, ml_ctz64(m));
     }
-    if (ML_LIKELY(n <= 128))
-        return memcmp_65_128(p, q, n);
+    /* From 65 B the first vector, before any other size test: an early
+     * difference (common where memcmp sorts or searches) reads one line of
+     * each buffer and leaves, as in glibc's code.  Each class after it
+     * reads the next lines in order (docs/memcmp.md, "Lines read before
+     * the exit"). */
+    m = ml_ne64(p, q);
+    if (m)
+        return ml_diff_at(p, q, ml_ctz64(m));
+    if (ML_LIKELY(n <= 128)) {
+        m = ml_ne64(p + n - 64, q + n - 64);
+        if (ML_LIKELY(m == 0))
+            return 0;
+        return ml_diff_at(p + n - 64, q + n - 64, ml_ctz64(m));
+    }
     if (n <= 256)
         return memcmp_129_256(p, q, n);
     return memcmp_long(p, q, n);
