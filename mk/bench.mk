@@ -167,8 +167,8 @@ memset-ab: $(BUILD)/libmemlane.so.$(SOVERSION)
 # ab-goals (bench/ab/goals.sh): every ab run behind the speed goals on
 # this CPU (memcmp, bcmp, memset; fixed sizes 0-1 KiB and 2 KiB-64 MiB,
 # random sizes; compares equal, differing at a random byte, and to 1 KiB
-# at byte 40; each level against glibc's same level), the tables in
-# $(BUILD)/ab-goals, then a summary.  About 15 minutes.
+# at byte 0 and at byte 40; each level against glibc's same level), the
+# tables in $(BUILD)/ab-goals, then a summary.  About 20 minutes.
 #   make ab-goals [AB_GOALS_ARGS="AB_PROBE_MAX=4.4 AB_EXTRA_OBJS=..."]
 AB_GOALS_ARGS ?=
 .PHONY: ab-goals

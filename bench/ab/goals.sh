@@ -4,9 +4,10 @@
 # make ab-goals: every ab run behind issue 14's speed goals on this CPU,
 # then one summary line per run and implementation.
 #   memcmp, bcmp (equal and mismatching inputs) and memset; the compares'
-#   fixed sizes to 1 KiB also with the difference at byte 40 (mismatch:40,
-#   the last byte below 41 B), where the branch predictor learns where
-#   each call ends and the time follows the lines read before the exit;
+#   fixed sizes to 1 KiB also with the difference at byte 0 and at byte
+#   40 (mismatch:0, mismatch:40, the last byte below 41 B), where the
+#   branch predictor learns where each call ends and the time follows the
+#   tests and lines read before the exit;
 #   fixed sizes 0-64 B every byte and 80 B-1 KiB every 16, powers of two
 #   2 KiB-64 MiB, and the random-size rows Short / Mid / Uniform512;
 #   each level the CPU has against glibc's code of the same level (sse2,
@@ -33,7 +34,7 @@ impls_default=memlane
 has avx512bw && has avx512vl && impls_default="avx512 memlane"
 
 for func in memcmp bcmp memset; do
-    datas="equal mismatch mismatch:40"
+    datas="equal mismatch mismatch:0 mismatch:40"
     [ "$func" = memset ] && datas=equal
     for level in $levels; do
         impls=$level
