@@ -29,11 +29,12 @@ static inline int differ_first_129_256(const unsigned char *p, const unsigned ch
 }
 
 /*
- * n > 256, the first 64 bytes found equal: two vectors per iteration on p aligned to 64
- * (p + i, i = 1..64; only q's loads may split a cache line), four above 1 KiB (as 32-byte
- * loads where both buffers together outgrow L1 but not L2: ml_differ256_by32), then the
- * two or four ending at n, which re-read bytes found equal. Equal inputs fall through
- * every test.
+ * n > 256, the first 64 bytes found equal: two vectors per iteration on
+ * p aligned to 64 (p + i, i = 1..64; only q's loads may split a cache
+ * line), four above 1 KiB (as 32-byte loads where both buffers together
+ * outgrow L1 but not L2: ml_differ256_by32), then the two or four ending
+ * at n, which re-read bytes found equal.
+ * Equal inputs fall through every test.
  */
 static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {

@@ -73,10 +73,10 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 }
 
 /*
- * 129..256 bytes, the first 64 found equal: the second vector tested alone
- * (lines read in order), then the two ending at n under one test, the
- * first differing one picked by cmov.  Each exit reads its byte back itself: a
- * shared read-back cost the early exits a jump (docs/memcmp.md).
+ * 129..256 bytes, the first 64 found equal: the second vector tested
+ * alone (lines read in order), then the two ending at n under one test,
+ * the first differing one picked by cmov.  Each exit reads its byte back
+ * itself: a shared read-back cost the early exits a jump (docs/memcmp.md).
  */
 static inline ML_INLINE_CLANG int memcmp_129_256(const unsigned char *p,
                                                  const unsigned char *q, size_t n)
