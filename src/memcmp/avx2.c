@@ -105,8 +105,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
      * with it at a random position, which mispredicts that branch
      * (docs/memcmp.md). */
     if (ML_LIKELY(n <= 64)) {
-        uint64_t m0 = ml_ne32(p, q), m1 = ml_ne32(p + n - 32, q + n - 32);
-        uint64_t m = m0 | m1 << (n - 32);
+        uint64_t m = ml_ne32_head_tail(p, q, n);
         if (ML_LIKELY(m == 0))
             return 0;
         return diff_at_mask(p, q, m);

@@ -35,12 +35,6 @@ static inline int all_eq3(__m128i e0, __m128i e1, __m128i e2)
     return _mm_movemask_epi8(_mm_and_si128(e0, _mm_and_si128(e1, e2))) == 0xffff;
 }
 
-/* Differing bytes of one vector, bit i = byte i. */
-static inline uint32_t ne_mask1(__m128i e0)
-{
-    return (uint32_t)_mm_movemask_epi8(e0) ^ 0xffff;
-}
-
 /* Differing bytes of two consecutive vectors as one mask, bit i = byte i. */
 static inline uint32_t ne_mask2(__m128i e0, __m128i e1)
 {
@@ -63,10 +57,7 @@ static inline uint64_t ne_mask4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
 /* Differing bytes of three consecutive vectors, bit i = byte i. */
 static inline uint64_t ne_mask3(__m128i e0, __m128i e1, __m128i e2)
 {
-    uint64_t m = (uint64_t)(uint32_t)_mm_movemask_epi8(e0) |
-                 (uint64_t)(uint32_t)_mm_movemask_epi8(e1) << 16 |
-                 (uint64_t)(uint32_t)_mm_movemask_epi8(e2) << 32;
-    return m ^ 0xffffffffffff;
+    return ne_mask2(e0, e1) | (uint64_t)ml_ne_of16(e2) << 32;
 }
 
 /* The four vectors at o..o+64: if they differ, *at = the first difference. */
@@ -122,7 +113,7 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
     }
     /* From 33 B the first vector alone: a difference in the first bytes
      * (common where memcmp sorts or searches) leaves after one test. */
-    uint32_t m0 = ne_mask1(ml_eq16(p, q));
+    uint32_t m0 = ml_ne16(p, q);
     if (m0)
         return ml_diff_at(p, q, ml_ctz64(m0));
     if (ML_LIKELY(n <= 64)) {
@@ -132,7 +123,8 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
                 e3 = ml_eq16(p + n - 16, q + n - 16);
         if (all_eq3(e1, e2, e3))
             return 0;
-        return ml_diff_at(p, q, ml_first_of2(ne_mask1(e1), 16, ne_mask2(e2, e3), n - 32));
+        return ml_diff_at(p, q,
+                          ml_first_of2(ml_ne_of16(e1), 16, ne_mask2(e2, e3), n - 32));
     }
     /* 65..: the rest of the first 64 bytes, then (65..128) the bytes up
      * to n, so that a difference in the first 64 exits before a second
