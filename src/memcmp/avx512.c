@@ -8,12 +8,14 @@
  *    65..      the first vector alone, right after the size tests that
  *              reach it, then
  *    65..128   the vector ending at n
- *   129..256   the second vector, then the two ending at n, the first
- *              differing one picked by cmov
- *   257..      two per iteration on p aligned to 64 (four above 1 KiB,
- *              read as eight 32-byte vectors from 32 to 256 KiB), then
- *              the two or four ending at n (bcmp's long path); a group
- *              that differs is located by memcmp_locate128/256 (cold)
+ *   129..      the second vector alone, then
+ *   129..256   the two ending at n
+ *   257..1024  two per iteration on p aligned to 64, then the one or two
+ *              ending at n; a pair's two compare masks tested at once,
+ *              the first nonzero one picked by cmov
+ *   1025..     four per iteration (read as eight 32-byte vectors from 32
+ *              to 256 KiB), then the four ending at n (bcmp's long path);
+ *              a group that differs is located by memcmp_locate256 (cold)
  * Upper register state: with gcc, mk/library.mk reserves xmm0-15 for this
  * file, so only zmm16-31 are used, which leave no dirty upper state and
  * need no vzeroupper (a cost on every call).  Other compilers use zmm0-15
@@ -23,32 +25,40 @@
 #include "ops_x86_cmp.h"
 
 /*
- * The first difference in [o, o+128), which holds one, the bytes before o
+ * The first difference in [o, o+256), which holds one, the bytes before o
  * being equal; the byte read back.  Out of line and cold, so that the
- * equal path of memcmp_long only ORs XORs and tests once per group.  Two
- * 64-byte compares, the first nonzero mask picked by cmov (no branch to
- * mispredict on random positions).
+ * equal path of the loops above 1 KiB only ORs XORs and tests once per
+ * group.  The 128-byte half that differs, then its two 64-byte compares,
+ * the first nonzero mask picked by cmov (no branch to mispredict on
+ * random positions).
  */
 static __attribute__((noinline, cold)) int
-memcmp_locate128(const unsigned char *p, const unsigned char *q, size_t o)
+memcmp_locate256(const unsigned char *p, const unsigned char *q, size_t o)
 {
+    if (!ml_differ128(p, q, o))
+        o += 128;
     size_t at =
         ml_first_of2(ml_ne64(p + o, q + o), o, ml_ne64(p + o + 64, q + o + 64), o + 64);
     return ml_diff_at(p, q, at);
 }
 
-/* The first difference in [o, o+256), which holds one (see above). */
-static __attribute__((noinline, cold)) int
-memcmp_locate256(const unsigned char *p, const unsigned char *q, size_t o)
+/* The 128 bytes at o: 0 if equal, else the difference at their first
+ * differing byte.  Two compares into masks and one kortest (an XOR/OR
+ * group test located out of line was slower: docs/memcmp.md). */
+static inline ML_INLINE_CLANG int memcmp_pair(const unsigned char *p,
+                                              const unsigned char *q, size_t o)
 {
-    return memcmp_locate128(p, q, ml_differ128(p, q, o) ? o : o + 128);
+    uint64_t m0 = ml_ne64(p + o, q + o), m1 = ml_ne64(p + o + 64, q + o + 64);
+    if (ML_LIKELY(_kortestz_mask64_u8(m0, m1)))
+        return 0;
+    return ml_diff_at(p, q, ml_first_of2(m0, o, m1, o + 64));
 }
 
-/* n > 256, the first 64 bytes found equal, as bcmp_long (bcmp/avx512.c);
- * a pair that differs is located by memcmp_locate128. */
+/* n > 256, the first 128 bytes found equal.  Above 1 KiB as bcmp_long
+ * (bcmp/avx512.c), a group that differs located by memcmp_locate256. */
 static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    size_t i = 64 - ((uintptr_t)p & 63);
+    size_t i = 128 - ((uintptr_t)p & 63);
     if (n > 1024) {
         if (n - ML_BY32_MIN < ML_BY32_MAX - ML_BY32_MIN) {
             for (; i < n - 256; i += 256)
@@ -65,32 +75,20 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
                                                        : memcmp_locate256(p, q, n - 256);
     }
     do {
-        if (ML_UNLIKELY(ml_differ128(p, q, i)))
-            return memcmp_locate128(p, q, i);
+        int d = memcmp_pair(p, q, i);
+        if (ML_UNLIKELY(d))
+            return d;
         i += 128;
     } while (i < n - 128);
-    return ML_LIKELY(!ml_differ128(p, q, n - 128)) ? 0 : memcmp_locate128(p, q, n - 128);
-}
-
-/*
- * 129..256 bytes, the first 64 found equal: the second vector tested
- * alone (lines read in order), then the two ending at n under one test,
- * the first differing one picked by cmov.  Each exit reads its byte back
- * itself: a shared read-back cost the early exits a jump (docs/memcmp.md).
- */
-static inline ML_INLINE_CLANG int memcmp_129_256(const unsigned char *p,
-                                                 const unsigned char *q, size_t n)
-{
-    uint64_t m = ml_ne64(p + 64, q + 64);
-    if (m)
-        return ml_diff_at(p + 64, q + 64, ml_ctz64(m));
-    uint64_t m2 = ml_ne64(p + n - 128, q + n - 128);
-    m = ml_ne64(p + n - 64, q + n - 64);
-    size_t o = n - 64;
-    if (ML_LIKELY(_kortestz_mask64_u8(m2, m)))
-        return 0;
-    ml_take_if_nonzero(&m, &o, m2, n - 128);
-    return ml_diff_at(p, q, o + ml_ctz64(m));
+    /* The last 1..128 bytes: as few vectors as cover them, ending at n
+     * (always two was slower at 257-320 B: docs/memcmp.md). */
+    if (n - i <= 64) {
+        uint64_t m = ml_ne64(p + n - 64, q + n - 64);
+        if (ML_LIKELY(m == 0))
+            return 0;
+        return ml_diff_at(p + n - 64, q + n - 64, ml_ctz64(m));
+    }
+    return memcmp_pair(p, q, n - 128);
 }
 
 /* Aligned to 2048 (the code is under 2 KiB with gcc and clang), so that
@@ -133,7 +131,12 @@ __attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const vo
             return 0;
         return ml_diff_at(p + n - 64, q + n - 64, ml_ctz64(m));
     }
+    /* From 129 B the second vector alone: lines read in order, so that a
+     * difference in the second line reads no third. */
+    m = ml_ne64(p + 64, q + 64);
+    if (m)
+        return ml_diff_at(p + 64, q + 64, ml_ctz64(m));
     if (n <= 256)
-        return memcmp_129_256(p, q, n);
+        return memcmp_pair(p, q, n - 128);
     return memcmp_long(p, q, n);
 }
