@@ -19,17 +19,6 @@
 #include "internal.h"
 #include "ops_x86_cmp.h"
 
-/* The difference at byte i, made in the return register (eax).  Left to
- * itself gcc 12 made the exits' differences in edx and sent every exit
- * through one shared `mov %edx, %eax; ret`, a taken jump more each
- * (docs/memcmp.md). */
-static inline int diff_in_eax(const unsigned char *p, const unsigned char *q, size_t i)
-{
-    int d = ml_diff_at(p, q, i);
-    __asm__("" : "+a"(d));
-    return d;
-}
-
 /* The difference at the first differing byte of the 128 bytes at o (some
  * byte there differs).  Out of line and cold: the equal path then needs
  * few registers and no stack frame. */
@@ -102,12 +91,12 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
          * on cleared (as glibc): the bytes read around never count. */
         if (ML_LIKELY(ml_in_page(p, q, 32))) {
             uint32_t m = _bzhi_u32(ml_ne32(p, q), (unsigned)n);
-            return m ? diff_in_eax(p, q, ml_ctz64(m)) : 0;
+            return m ? ml_diff_at_eax(p, q, ml_ctz64(m)) : 0;
         }
         return upto32_page_end(p, q, n);
 #else
         uint32_t m = ml_ne_upto32_masked(p, q, n);
-        return m ? diff_in_eax(p, q, ml_ctz64(m)) : 0;
+        return m ? ml_diff_at_eax(p, q, ml_ctz64(m)) : 0;
 #endif
     }
     /* 33..64: head and tail tested at once, their masks joined in a
@@ -125,10 +114,10 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
      * after reading little. */
     uint64_t m = ml_ne32(p, q);
     if (m)
-        return diff_in_eax(p, q, ml_ctz64(m));
+        return ml_diff_at_eax(p, q, ml_ctz64(m));
     if (n <= 128) {
         if ((m = ml_ne32(p + 32, q + 32)))
-            return diff_in_eax(p, q, 32 + ml_ctz64(m));
+            return ml_diff_at_eax(p, q, 32 + ml_ctz64(m));
         return cmp_pair(p, q, n - 64, n - 32);
     }
     /* 129 bytes on: the next vector alone, so that a difference in the
@@ -138,7 +127,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
      * to alignment re-reads at most 31 bytes already found equal), no
      * separate 129..256 class (docs/memcmp.md). */
     if ((m = ml_ne32(p + 32, q + 32)))
-        return diff_in_eax(p, q, 32 + ml_ctz64(m));
+        return ml_diff_at_eax(p, q, 32 + ml_ctz64(m));
     int d = cmp_pair(p, q, 64, 96);
     if (d)
         return d;
@@ -179,7 +168,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
     size_t rest = n - i;
     if (rest <= 32) {
         m = ml_ne32(p + n - 32, q + n - 32);
-        return m ? diff_in_eax(p, q, n - 32 + ml_ctz64(m)) : 0;
+        return m ? ml_diff_at_eax(p, q, n - 32 + ml_ctz64(m)) : 0;
     }
     if (rest <= 64)
         return cmp_pair(p, q, n - 64, n - 32);
