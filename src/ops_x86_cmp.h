@@ -76,19 +76,13 @@ static inline int ml_in_page(const void *p, const void *q, size_t bytes)
 
 /* ---- results ---- */
 
-/* p[i] - q[i] as unsigned bytes: the memcmp result once i is known. */
+/* p[i] - q[i] as unsigned bytes: the memcmp result once i is known, made
+ * in the return register (eax).  Left to itself gcc 12 made the exits'
+ * differences in another register and sent every exit through one shared
+ * `mov; ret` block, a taken jump more each (docs/memcmp.md). */
 static inline int ml_diff_at(const unsigned char *p, const unsigned char *q, size_t i)
 {
-    return (int)p[i] - (int)q[i];
-}
-
-/* ml_diff_at made in the return register (eax).  Left to itself gcc 12
- * made the exits' differences in another register and sent every exit
- * through one shared `mov; ret` block, a taken jump more each
- * (docs/memcmp.md). */
-static inline int ml_diff_at_eax(const unsigned char *p, const unsigned char *q, size_t i)
-{
-    int d = ml_diff_at(p, q, i);
+    int d = (int)p[i] - (int)q[i];
     __asm__("" : "+a"(d));
     return d;
 }

@@ -91,12 +91,12 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
          * on cleared (as glibc): the bytes read around never count. */
         if (ML_LIKELY(ml_in_page(p, q, 32))) {
             uint32_t m = _bzhi_u32(ml_ne32(p, q), (unsigned)n);
-            return m ? ml_diff_at_eax(p, q, ml_ctz64(m)) : 0;
+            return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
         }
         return upto32_page_end(p, q, n);
 #else
         uint32_t m = ml_ne_upto32_masked(p, q, n);
-        return m ? ml_diff_at_eax(p, q, ml_ctz64(m)) : 0;
+        return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
 #endif
     }
     /* 33..64: head and tail tested at once, their masks joined in a
@@ -114,10 +114,10 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
      * after reading little. */
     uint64_t m = ml_ne32(p, q);
     if (m)
-        return ml_diff_at_eax(p, q, ml_ctz64(m));
+        return ml_diff_at(p, q, ml_ctz64(m));
     if (n <= 128) {
         if ((m = ml_ne32(p + 32, q + 32)))
-            return ml_diff_at_eax(p, q, 32 + ml_ctz64(m));
+            return ml_diff_at(p, q, 32 + ml_ctz64(m));
         return cmp_pair(p, q, n - 64, n - 32);
     }
     /* 129 bytes on: the next vector alone, so that a difference in the
@@ -127,7 +127,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
      * to alignment re-reads at most 31 bytes already found equal), no
      * separate 129..256 class (docs/memcmp.md). */
     if ((m = ml_ne32(p + 32, q + 32)))
-        return ml_diff_at_eax(p, q, 32 + ml_ctz64(m));
+        return ml_diff_at(p, q, 32 + ml_ctz64(m));
     int d = cmp_pair(p, q, 64, 96);
     if (d)
         return d;
@@ -168,7 +168,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
     size_t rest = n - i;
     if (rest <= 32) {
         m = ml_ne32(p + n - 32, q + n - 32);
-        return m ? ml_diff_at_eax(p, q, n - 32 + ml_ctz64(m)) : 0;
+        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
     }
     if (rest <= 64)
         return cmp_pair(p, q, n - 64, n - 32);

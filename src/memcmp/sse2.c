@@ -100,7 +100,7 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
             return 0;
         if (ML_LIKELY(ml_in_page(p, q, 16))) {
             uint32_t m = ml_ne16(p, q) & ((1u << n) - 1);
-            return m ? ml_diff_at_eax(p, q, ml_ctz64(m)) : 0;
+            return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
         }
         return upto16_page_end(p, q, n);
 #else
@@ -109,13 +109,13 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
     }
     if (ML_LIKELY(n <= 32)) {
         uint32_t m = ml_ne16_head_tail(p, q, n);
-        return m ? ml_diff_at_eax(p, q, ml_ctz64(m)) : 0;
+        return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
     }
     /* From 33 B the first vector alone: a difference in the first bytes
      * (common where memcmp sorts or searches) leaves after one test. */
     uint32_t m0 = ml_ne16(p, q);
     if (m0)
-        return ml_diff_at_eax(p, q, ml_ctz64(m0));
+        return ml_diff_at(p, q, ml_ctz64(m0));
     if (ML_LIKELY(n <= 64)) {
         /* The second vector and the two ending at n. */
         __m128i e1 = ml_eq16(p + 16, q + 16);
@@ -123,8 +123,8 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
                 e3 = ml_eq16(p + n - 16, q + n - 16);
         if (all_eq3(e1, e2, e3))
             return 0;
-        return ml_diff_at_eax(p, q,
-                              ml_first_of2(ml_ne_of16(e1), 16, ne_mask2(e2, e3), n - 32));
+        return ml_diff_at(p, q,
+                          ml_first_of2(ml_ne_of16(e1), 16, ne_mask2(e2, e3), n - 32));
     }
     /* 65..: the rest of the first 64 bytes, then (65..128) the bytes up
      * to n, so that a difference in the first 64 exits before a second
@@ -133,16 +133,16 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
         __m128i e1 = ml_eq16(p + 16, q + 16), e2 = ml_eq16(p + 32, q + 32),
                 e3 = ml_eq16(p + 48, q + 48);
         if (ML_UNLIKELY(!all_eq3(e1, e2, e3)))
-            return ml_diff_at_eax(p, q, 16 + ml_ctz64(ne_mask3(e1, e2, e3)));
+            return ml_diff_at(p, q, 16 + ml_ctz64(ne_mask3(e1, e2, e3)));
     }
     if (n <= 128) {
         if (n <= 96) {
             uint32_t m = ne_mask2(ml_eq16(p + n - 32, q + n - 32),
                                   ml_eq16(p + n - 16, q + n - 16));
-            return m ? ml_diff_at_eax(p, q, n - 32 + ml_ctz64(m)) : 0;
+            return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
         }
         size_t at;
-        return differ_at4(p, q, n - 64, &at) ? ml_diff_at_eax(p, q, at) : 0;
+        return differ_at4(p, q, n - 64, &at) ? ml_diff_at(p, q, at) : 0;
     }
     /* Loop on p aligned to 16 bytes (aligned loads on p), a pointer per
      * buffer walked as in glibc's loop (an index was slower: docs/memcmp.md);
@@ -159,8 +159,8 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
         __m128i e01 = _mm_and_si128(e0, e1),
                 e0123 = _mm_and_si128(e01, _mm_and_si128(e2, e3));
         if (ML_UNLIKELY(_mm_movemask_epi8(e0123) != 0xffff))
-            return ml_diff_at_eax(
-                p, q, (size_t)(pa - p) + ml_ctz64(ne_mask4(e0, e01, e2, e0123)));
+            return ml_diff_at(p, q,
+                              (size_t)(pa - p) + ml_ctz64(ne_mask4(e0, e01, e2, e0123)));
         pa += 64;
         qa += 64;
     } while (pa < loop_end);
@@ -171,11 +171,11 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
     __m128i t0 = ml_eq16(p + n - 32, q + n - 32), t1 = ml_eq16(p + n - 16, q + n - 16);
     if (pa >= loop_end + 32) {
         uint32_t m = ne_mask2(t0, t1);
-        return m ? ml_diff_at_eax(p, q, n - 32 + ml_ctz64(m)) : 0;
+        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
     }
     __m128i a0 = ml_eq16_aligned_p(pa, qa), a1 = ml_eq16_aligned_p(pa + 16, qa + 16);
     if (all_eq4(a0, a1, t0, t1))
         return 0;
-    return ml_diff_at_eax(
+    return ml_diff_at(
         p, q, ml_first_of2(ne_mask2(a0, a1), (size_t)(pa - p), ne_mask2(t0, t1), n - 32));
 }
