@@ -10,9 +10,10 @@
  *    65..128   the vector ending at n
  *   129..      the second vector alone, then
  *   129..256   the two ending at n
- *   257..1024  two per iteration on p aligned to 64, then the one or two
- *              ending at n; a pair's two compare masks tested at once,
- *              the first nonzero one picked by cmov
+ *   257..      two per iteration on p aligned to 64 (a pair's two compare
+ *              masks tested at once, the first nonzero one picked by
+ *              cmov), to n or to about 1 KiB, then
+ *   257..1024  the one or two ending at n
  *   1025..     four per iteration (read as eight 32-byte vectors from 32
  *              to 256 KiB), then the four ending at n (bcmp's long path);
  *              a group that differs is located by memcmp_locate256 (cold)
@@ -54,12 +55,21 @@ static inline ML_INLINE_CLANG int memcmp_pair(const unsigned char *p,
     return ml_diff_at(p, q, ml_first_of2(m0, o, m1, o + 64));
 }
 
-/* n > 256, the first 128 bytes found equal.  Above 1 KiB as bcmp_long
- * (bcmp/avx512.c), a group that differs located by memcmp_locate256. */
+/* n > 256, the first 128 bytes found equal.  Above 1 KiB, after the pairs,
+ * as bcmp_long (bcmp/avx512.c), a group that differs located by
+ * memcmp_locate256. */
 static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
     size_t i = 128 - ((uintptr_t)p & 63);
     if (n > 1024) {
+        /* Pairs up to about 1 KiB first: a difference there is located in
+         * place, not by memcmp_locate256 (docs/memcmp.md). */
+        do {
+            int d = memcmp_pair(p, q, i);
+            if (ML_UNLIKELY(d))
+                return d;
+            i += 128;
+        } while (i < 1024 - 128);
         if (n - ML_BY32_MIN < ML_BY32_MAX - ML_BY32_MIN) {
             for (; i < n - 256; i += 256)
                 if (ML_UNLIKELY(ml_differ256_by32(p, q, i)))
