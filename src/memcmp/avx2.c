@@ -51,8 +51,8 @@ upto32_page_end(const unsigned char *p, const unsigned char *q, size_t n)
 
 /* Two vectors at o0 and o1 (o0 < o1 <= o0 + 32): 0 if equal, else the
  * difference at their first differing byte. */
-static inline int cmp_pair(const unsigned char *p, const unsigned char *q, size_t o0,
-                           size_t o1)
+static inline ML_INLINE_CLANG int cmp_pair(const unsigned char *p, const unsigned char *q,
+                                           size_t o0, size_t o1)
 {
     __m256i e0 = ml_eq32(p + o0, q + o0), e1 = ml_eq32(p + o1, q + o1);
     if (ML_LIKELY(ml_ne_of32(_mm256_and_si256(e0, e1)) == 0))
@@ -76,6 +76,56 @@ static inline int same128(const unsigned char *p, const unsigned char *q, size_t
     return ml_ne_of32(ml_and4_32(ml_eq32(p + o, q + o), ml_eq32(p + o + 32, q + o + 32),
                                  ml_eq32(p + o + 64, q + o + 64),
                                  ml_eq32(p + o + 96, q + o + 96))) == 0;
+}
+
+/* n > 128, the first 128 bytes found equal.  Out of line under clang,
+ * which otherwise saved the registers of the loops on entry to
+ * memlane_memcmp_avx2, on every call (docs/memcmp.md). */
+static inline ML_OUTLINE_CLANG int memcmp_from128(const unsigned char *p,
+                                                  const unsigned char *q, size_t n)
+{
+    size_t i = 128 - ((uintptr_t)p & 31);
+    /* Above 16 KiB, where the two buffers outgrow L1, 256 bytes an
+     * iteration under one test, walking a pointer per buffer with the
+     * vector from q loaded and the one from p (aligned) the compare's
+     * memory operand, as glibc's loop: the indexed 128-byte loop below
+     * is slower there.  The test is written out because a helper gave a
+     * slower schedule (both in docs/memcmp.md). */
+    if (n > 16384) {
+        const unsigned char *pa = p + i, *qa = q + i, *loop_end = p + n - 128;
+        for (; pa + 128 < loop_end; pa += 256, qa += 256)
+            if (ML_UNLIKELY(
+                    ml_ne_of32(_mm256_and_si256(
+                        ml_and4_32(ml_eq32(qa, pa), ml_eq32(qa + 32, pa + 32),
+                                   ml_eq32(qa + 64, pa + 64), ml_eq32(qa + 96, pa + 96)),
+                        ml_and4_32(
+                            ml_eq32(qa + 128, pa + 128), ml_eq32(qa + 160, pa + 160),
+                            ml_eq32(qa + 192, pa + 192), ml_eq32(qa + 224, pa + 224)))) !=
+                    0)) {
+                if (!same128(qa, pa, 0))
+                    return diff_in128(p, q, (size_t)(pa - p));
+                return diff_in128(p, q, (size_t)(pa - p) + 128);
+            }
+        if (pa < loop_end) {
+            if (ML_UNLIKELY(!same128(qa, pa, 0)))
+                return diff_in128(p, q, (size_t)(pa - p));
+            pa += 128;
+        }
+        i = (size_t)(pa - p);
+    } else {
+        for (; i < n - 128; i += 128)
+            if (ML_UNLIKELY(!same128(p, q, i)))
+                return diff_in128(p, q, i);
+    }
+    /* The last 1..128 bytes: as few vectors as cover them, ending at n. */
+    size_t rest = n - i;
+    if (rest <= 32) {
+        uint64_t m = ml_ne32(p + n - 32, q + n - 32);
+        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
+    }
+    if (rest <= 64)
+        return cmp_pair(p, q, n - 64, n - 32);
+    return ML_LIKELY(same128(p, q, n - 128)) ? 0 : diff_in128(p, q, n - 128);
 }
 
 __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *b,
@@ -131,46 +181,5 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
     int d = cmp_pair(p, q, 64, 96);
     if (d)
         return d;
-    size_t i = 128 - ((uintptr_t)p & 31);
-    /* Above 16 KiB, where the two buffers outgrow L1, 256 bytes an
-     * iteration under one test, walking a pointer per buffer with the
-     * vector from q loaded and the one from p (aligned) the compare's
-     * memory operand, as glibc's loop: the indexed 128-byte loop below
-     * is slower there.  The test is written out because a helper gave a
-     * slower schedule (both in docs/memcmp.md). */
-    if (n > 16384) {
-        const unsigned char *pa = p + i, *qa = q + i, *loop_end = p + n - 128;
-        for (; pa + 128 < loop_end; pa += 256, qa += 256)
-            if (ML_UNLIKELY(
-                    ml_ne_of32(_mm256_and_si256(
-                        ml_and4_32(ml_eq32(qa, pa), ml_eq32(qa + 32, pa + 32),
-                                   ml_eq32(qa + 64, pa + 64), ml_eq32(qa + 96, pa + 96)),
-                        ml_and4_32(
-                            ml_eq32(qa + 128, pa + 128), ml_eq32(qa + 160, pa + 160),
-                            ml_eq32(qa + 192, pa + 192), ml_eq32(qa + 224, pa + 224)))) !=
-                    0)) {
-                if (!same128(qa, pa, 0))
-                    return diff_in128(p, q, (size_t)(pa - p));
-                return diff_in128(p, q, (size_t)(pa - p) + 128);
-            }
-        if (pa < loop_end) {
-            if (ML_UNLIKELY(!same128(qa, pa, 0)))
-                return diff_in128(p, q, (size_t)(pa - p));
-            pa += 128;
-        }
-        i = (size_t)(pa - p);
-    } else {
-        for (; i < n - 128; i += 128)
-            if (ML_UNLIKELY(!same128(p, q, i)))
-                return diff_in128(p, q, i);
-    }
-    /* The last 1..128 bytes: as few vectors as cover them, ending at n. */
-    size_t rest = n - i;
-    if (rest <= 32) {
-        m = ml_ne32(p + n - 32, q + n - 32);
-        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
-    }
-    if (rest <= 64)
-        return cmp_pair(p, q, n - 64, n - 32);
-    return ML_LIKELY(same128(p, q, n - 128)) ? 0 : diff_in128(p, q, n - 128);
+    return memcmp_from128(p, q, n);
 }
