@@ -93,12 +93,14 @@ static void lanes(const struct impl *im)
 }
 
 /*
- * Lengths whose loop reads 32-byte vectors (avx512 memcmp and bcmp from
- * 32 KiB, src/ops_x86_cmp.h): every position of the first 320 bytes, of
- * 320 bytes in the middle and of the last 320, at three pointer offsets,
- * with the byte pair whose signed and unsigned orders disagree.
+ * Lengths above 1 KiB, past the pairs that avx512 memcmp runs first up to
+ * about 1 KiB, and lengths whose loop reads 32-byte vectors (avx512
+ * memcmp and bcmp from 32 KiB, src/ops_x86_cmp.h): every position of the
+ * first 1100 bytes, of 320 bytes in the middle and of the last 320, at
+ * three pointer offsets, with the byte pair whose signed and unsigned
+ * orders disagree.
  */
-static const size_t big_lengths[] = {32768, 33799};
+static const size_t big_lengths[] = {2048, 4099, 32768, 33799};
 static const size_t big_shifts[][2] = {{0, 0}, {5, 17}, {63, 33}};
 #define BIG_MAP (40 * 1024)
 
@@ -111,9 +113,10 @@ static void lanes_big(const struct impl *im)
             size_t n = big_lengths[k];
             unsigned char *a, *b;
             place_equal(im, n, big_shifts[s], &a, &b);
-            const size_t from[3] = {0, n / 2 - 160, n - 320};
+            const size_t from[3] = {0, n / 2 - 160, n - 320}, len[3] = {1100, 320, 320};
             for (int w = 0; w < 3; w++)
-                for (size_t pos = from[w]; pos < from[w] + 320 && !case_failed(); pos++)
+                for (size_t pos = from[w]; pos < from[w] + len[w] && !case_failed();
+                     pos++)
                     check_position(im, a, b, n, pos, 1, 2);
         }
     case_end();
