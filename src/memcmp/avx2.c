@@ -61,16 +61,6 @@ static inline ML_INLINE_CLANG int cmp_pair(const unsigned char *p, const unsigne
     return ml_diff_at(p, q, o0 + ml_ctz64(m));
 }
 
-/* The difference at the lowest set bit of m (33..64 B, the masks of the
- * head and tail joined).  Out of line and cold: inline, gcc sent the
- * early exits above 64 B through one shared return block, a taken jump
- * more each (docs/memcmp.md). */
-static __attribute__((noinline, cold)) int
-diff_at_mask(const unsigned char *p, const unsigned char *q, uint64_t m)
-{
-    return ml_diff_at(p, q, ml_ctz64(m));
-}
-
 static inline int same128(const unsigned char *p, const unsigned char *q, size_t o)
 {
     return ml_ne_of32(ml_and4_32(ml_eq32(p + o, q + o), ml_eq32(p + o + 32, q + o + 32),
@@ -158,7 +148,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
         uint64_t m = ml_ne32_head_tail(p, q, n);
         if (ML_LIKELY(m == 0))
             return 0;
-        return diff_at_mask(p, q, m);
+        return ml_diff_at(p, q, ml_ctz64(m));
     }
     /* The first vectors one by one: inputs that differ early leave here
      * after reading little. */
