@@ -22,21 +22,86 @@ fi
 
 passed=0 failed=0
 # Disassembly of one symbol and its parts: "offset<TAB>instruction text".
+# The parts are the compiler's pieces of it (sym.cold, sym.part.N, ...)
+# and every function of the same object that its code jumps to, such as
+# a tail call to a static helper, followed to the end.  A jump the object
+# leaves to a relocation is followed to the function its symbol (or
+# section and offset) names; one that leads to no function is reported.
 # int3s at the end of a part are the padding lld puts between functions
 # (GNU ld pads with nops): left out; an int3 followed by code is kept.
 disasm() { # file symbol
-    "$OBJDUMP" -d --no-show-raw-insn "$1" | awk -v sym="$2" '
+    "$OBJDUMP" -dr --no-show-raw-insn "$1" | awk -v sym="$2" '
+        function hex(s,    v, i) {
+            v = 0; s = tolower(s)
+            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+            return v
+        }
+        # the function of object o, section sec, holding address a (0: none)
+        function holder(o, sec, a,    g) {
+            for (g = nf; g >= 1; g--)
+                if (fobj[g] == o && fsec[g] == sec && fstart[g] <= a) return g
+            return 0
+        }
+        function add(g) { if (g && !(g in keep)) { keep[g] = 1; grew = 1 } }
+        / file format / { obj++; next }
+        /^Disassembly of section / { sec = $4; sub(/:$/, "", sec); next }
         /^[0-9a-f]+ <.*>:$/ {
             name = $2; sub(/^</, "", name); sub(/>:$/, "", name)
-            keep = (name == sym || index(name, sym ".") == 1)
-            part = name; pad = ""; next
+            nf++; fname[nf] = name; fobj[nf] = obj; fsec[nf] = sec; fstart[nf] = hex($1)
+            if (name == sym || index(name, sym ".") == 1) keep[nf] = 1
+            next
         }
-        keep && /^ *[0-9a-f]+:\t/ {
+        nf && /^ *[0-9a-f]+:\t/ {
             line = $0; sub(/^ *[0-9a-f]+:\t/, "", line)
             addr = $1; sub(/:$/, "", addr)
-            if (line ~ /^int3[ \t]*$/) { pad = pad part "+0x" addr "\t" line "\n"; next }
-            printf "%s", pad; pad = ""
-            print part "+0x" addr "\t" line
+            nl++; lf[nl] = nf; laddr[nl] = addr; ltext[nl] = line
+            ljump[nl] = (line ~ /^((bnd|notrack)[ \t]+)?j[a-z]+[ \t]/)
+            if (ljump[nl] && match(line, /[ \t][0-9a-f]+ </))
+                ltarget[nl] = hex(substr(line, RSTART + 1, RLENGTH - 3))
+            next
+        }
+        # a relocation on the jump just read: its symbol and addend
+        nl && /^[ \t]+[0-9a-f]+: R_X86_64_/ && ljump[nl] && lf[nl] == nf {
+            t = $NF; off = 0
+            if (match(t, /[-+]0x[0-9a-f]+$/)) {
+                off = hex(substr(t, RSTART + 3))
+                if (substr(t, RSTART, 1) == "-") off = -off
+                t = substr(t, 1, RSTART - 1)
+            }
+            lsym[nl] = t; loff[nl] = off + 4 # rel32 at the end of the jump
+            delete ltarget[nl]
+        }
+        END {
+            grew = 1
+            while (grew) {
+                grew = 0
+                for (i = 1; i <= nl; i++) {
+                    f = lf[i]
+                    if (!(f in keep) || !ljump[i]) continue
+                    if (i in ltarget) {
+                        add(holder(fobj[f], fsec[f], ltarget[i]))
+                    } else if (i in lsym) {
+                        found = 0
+                        if (substr(lsym[i], 1, 1) == ".") {
+                            g = holder(fobj[f], lsym[i], loff[i]); add(g); found = g > 0
+                        } else {
+                            for (g = 1; g <= nf; g++)
+                                if (fobj[g] == fobj[f] && fname[g] == lsym[i]) { add(g); found = 1 }
+                        }
+                        if (!found) lost[i] = 1
+                    }
+                }
+            }
+            for (i = 1; i <= nl; i++) {
+                f = lf[i]
+                if (!(f in keep)) continue
+                if (f != prev) { pad = ""; prev = f }
+                where = fname[f] "+0x" laddr[i]
+                if (i in lost) { print where "\tjump-outside " lsym[i]; continue }
+                if (ltext[i] ~ /^int3[ \t]*$/) { pad = pad where "\t" ltext[i] "\n"; continue }
+                printf "%s", pad; pad = ""
+                print where "\t" ltext[i]
+            }
         }'
 }
 
@@ -55,6 +120,7 @@ classify() { # allowlist
             while (i < n && tok[i] ~ /^(cs|ds|ss|es|data16|addr32|notrack|bnd)$/) i++
             m = tok[i]; ops = (i < n) ? tok[i + 1] : ""
             where = $1
+            if (m == "jump-outside") { print "bad\t" where "\t" m "\ta jump to " tok[i + 1] ", which is no function of this object"; next }
             if (m ~ /^call/) { print "bad\t" where "\t" m "\ta call (calls are never allowed)"; next }
             if ((m == "rep" || m == "repz") && tok[i + 1] ~ /^ret/) { print "ok\t" where "\tret"; next }
             if (m ~ /^nop[lwq]?$/ || (m == "xchg" && ops == "%ax,%ax")) { print "ok\t" where "\tnop"; next }
@@ -85,6 +151,7 @@ while read -r function variant sym control; do
         case $variant in
         leaky_tzcnt) want=tzcnt ;;
         leaky_libcall) want=call ;;
+        leaky_tailjump) want=tzcnt ;; # in the function it jumps to
         *) want= ;;
         esac
         if [ -z "$want" ]; then

@@ -50,6 +50,7 @@ size_t ct_targets(struct ct_target *out, size_t max)
         {"leaky_early_exit", ct_leaky_early_exit},
         {"leaky_tzcnt", ct_leaky_tzcnt},
         {"leaky_libcall", ct_leaky_libcall},
+        {"leaky_tailjump", ct_leaky_tailjump},
     };
     for (size_t c = 0; c < sizeof controls / sizeof controls[0] && k < max; c++) {
         out[k].function = "control";

@@ -30,6 +30,7 @@ size_t ct_targets(struct ct_target *out, size_t max);
 int ct_leaky_early_exit(const void *a, const void *b, size_t n);
 int ct_leaky_tzcnt(const void *a, const void *b, size_t n);
 int ct_leaky_libcall(const void *a, const void *b, size_t n);
+int ct_leaky_tailjump(const void *a, const void *b, size_t n);
 
 /* Input pairs of one length: b is a copy of a with the given change. */
 enum ct_pair {

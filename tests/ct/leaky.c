@@ -10,6 +10,9 @@
  *                        with tzcnt, which is not on the DOIT list
  *                        (instruction allow-list)
  *   ct_leaky_libcall     calls libc memcmp (allow-list: no calls)
+ *   ct_leaky_tailjump    ct_leaky_tzcnt's loop in a helper it jumps to
+ *                        (a tail call): the allow-list check must follow
+ *                        the jump to see the tzcnt
  */
 #include <immintrin.h>
 #include <string.h>
@@ -29,7 +32,8 @@ int ct_leaky_early_exit(const void *a, const void *b, size_t n)
 /* Word-wise memcmp sign without branches on the data; the first differing
  * byte of each word is found with tzcnt (BMI1, named explicitly so the
  * instruction is there whatever the compiler flags). */
-__attribute__((target("bmi"))) int ct_leaky_tzcnt(const void *a, const void *b, size_t n)
+__attribute__((always_inline, target("bmi"))) static inline long
+tzcnt_sign(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
     long res = 0;
@@ -45,7 +49,26 @@ __attribute__((target("bmi"))) int ct_leaky_tzcnt(const void *a, const void *b, 
         long none = (long)(res == 0);
         res = res + (sign & -none);
     }
-    return (int)res;
+    return res;
+}
+
+__attribute__((target("bmi"))) int ct_leaky_tzcnt(const void *a, const void *b, size_t n)
+{
+    return (int)tzcnt_sign(a, b, n);
+}
+
+/* Out of line, so that ct_leaky_tailjump reaches it by a jump. */
+__attribute__((noinline, target("bmi"))) static int
+tzcnt_sign_outlined(const void *a, const void *b, size_t n)
+{
+    return (int)tzcnt_sign(a, b, n);
+}
+
+int ct_leaky_tailjump(const void *a, const void *b, size_t n)
+{
+    if (n < 8)
+        return 0;
+    return tzcnt_sign_outlined(a, b, n);
 }
 
 int ct_leaky_libcall(const void *a, const void *b, size_t n)
