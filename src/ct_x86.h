@@ -42,6 +42,16 @@
  * and at -Os gcc otherwise keeps small static functions out of line. */
 #define ML_CT_INLINE static inline __attribute__((__always_inline__))
 
+/* A variant's longest size classes, tail-called: out of line under clang,
+ * which otherwise saved the registers they need on entry to the variant,
+ * on every call (docs/timingsafe.md); inlined under gcc, which saves them
+ * only on those paths.  Check 1 follows the jump into them. */
+#if defined(__clang__)
+#define ML_CT_OUTLINE_CLANG static __attribute__((__noinline__))
+#else
+#define ML_CT_OUTLINE_CLANG ML_CT_INLINE
+#endif
+
 /*
  * Sign of memcmp over one (possibly composed) sequence of up to 64 bytes,
  * from its "differ" bit-set and a "less than or equal" bit-set: -1, 0 or 1.

@@ -219,35 +219,10 @@ ML_CT_INLINE void keep_lanes(__mmask8 take, const __m512i *a, const __m512i *b,
     *group_of_lane = _mm512_mask_mov_epi64(*group_of_lane, take, group);
 }
 
-int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
+/* n > 512: the loop over the groups, then the first differing group's
+ * sign. */
+ML_CT_INLINE int memcmp_above512(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    const unsigned char *p = pa, *q = pb;
-
-    if (__builtin_expect(n <= 16, 1))
-        return ml_ct_memcmp_upto16(p, q, n);
-    if (n <= 32)
-        return ml_ct_memcmp_blocks(p, q, n);
-    if (n <= 64) {
-        __mmask64 len = _cvtu64_mask64(~0ull >> (64 - n));
-        __m512i a = _mm512_maskz_loadu_epi8(len, p), b = _mm512_maskz_loadu_epi8(len, q);
-        return (int)ml_ct_sign_gl64(gt_bits(a, b), lt_bits(a, b));
-    }
-    /* if-chain, not a switch: no jump table (an indirect jump) */
-    if (n <= 128)
-        return (int)span_sign(p, q, n, 2);
-    if (n <= 192)
-        return (int)span_sign(p, q, n, 3);
-    if (n <= 256)
-        return (int)span_sign(p, q, n, 4);
-    if (n <= 320)
-        return (int)span_sign(p, q, n, 5);
-    if (n <= 384)
-        return (int)span_sign(p, q, n, 6);
-    if (n <= 448)
-        return (int)span_sign(p, q, n, 7);
-    if (n <= 512)
-        return (int)span_sign(p, q, n, 8);
-
     /* Every lane starts with the last GROUP bytes, numbered `groups`,
      * the count of whole groups before them (opaque: else clang divides
      * the broadcast vector, with vpsrlq). */
@@ -290,4 +265,43 @@ int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
     __m512i first = min_of_lanes(group_of_lane);
     __mmask8 lanes = _mm512_cmpeq_epu64_mask(group_of_lane, first);
     return (int)group_sign_lanes(lanes, sa, sb);
+}
+
+/* n > 256: five to eight blocks, or the groups above 512 (one function
+ * out of line under clang: see ML_CT_OUTLINE_CLANG). */
+ML_CT_OUTLINE_CLANG int memcmp_above256(const unsigned char *p, const unsigned char *q,
+                                        size_t n)
+{
+    if (n <= 320)
+        return (int)span_sign(p, q, n, 5);
+    if (n <= 384)
+        return (int)span_sign(p, q, n, 6);
+    if (n <= 448)
+        return (int)span_sign(p, q, n, 7);
+    if (n <= 512)
+        return (int)span_sign(p, q, n, 8);
+    return memcmp_above512(p, q, n);
+}
+
+int memlane_timingsafe_memcmp_avx512(const void *pa, const void *pb, size_t n)
+{
+    const unsigned char *p = pa, *q = pb;
+
+    if (__builtin_expect(n <= 16, 1))
+        return ml_ct_memcmp_upto16(p, q, n);
+    if (n <= 32)
+        return ml_ct_memcmp_blocks(p, q, n);
+    if (n <= 64) {
+        __mmask64 len = _cvtu64_mask64(~0ull >> (64 - n));
+        __m512i a = _mm512_maskz_loadu_epi8(len, p), b = _mm512_maskz_loadu_epi8(len, q);
+        return (int)ml_ct_sign_gl64(gt_bits(a, b), lt_bits(a, b));
+    }
+    /* if-chain, not a switch: no jump table (an indirect jump) */
+    if (n <= 128)
+        return (int)span_sign(p, q, n, 2);
+    if (n <= 192)
+        return (int)span_sign(p, q, n, 3);
+    if (n <= 256)
+        return (int)span_sign(p, q, n, 4);
+    return memcmp_above256(p, q, n);
 }

@@ -17,6 +17,13 @@
 #include "ct_x86.h"
 #include "internal.h"
 
+/* n > 512 (out of line under clang: see ML_CT_OUTLINE_CLANG). */
+ML_CT_OUTLINE_CLANG int memcmp_above512(const unsigned char *p, const unsigned char *q,
+                                        size_t n)
+{
+    return ml_ct_memcmp_groups(p, q, n);
+}
+
 int memlane_timingsafe_memcmp_sse2(const void *pa, const void *pb, size_t n)
 {
     const unsigned char *p = pa, *q = pb;
@@ -24,7 +31,7 @@ int memlane_timingsafe_memcmp_sse2(const void *pa, const void *pb, size_t n)
     /* the long case tested first: measured faster below 64 bytes than
      * after the n <= 16 test (docs/timingsafe-results.md) */
     if (n > 512)
-        return ml_ct_memcmp_groups(p, q, n);
+        return memcmp_above512(p, q, n);
     if (__builtin_expect(n <= 16, 1))
         return ml_ct_memcmp_upto16(p, q, n);
     return ml_ct_memcmp_fwd16(p, q, n);
