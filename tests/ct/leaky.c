@@ -10,9 +10,10 @@
  *                        with tzcnt, which is not on the DOIT list
  *                        (instruction allow-list)
  *   ct_leaky_libcall     calls libc memcmp (allow-list: no calls)
- *   ct_leaky_tailjump    ct_leaky_tzcnt's loop in a helper it jumps to
- *                        (a tail call): the allow-list check must follow
- *                        the jump to see the tzcnt
+ *   ct_leaky_tailjump    ct_leaky_tzcnt's loop in a cold helper it jumps
+ *                        to (a tail call into another section, so in an
+ *                        object file a relocation): the allow-list check
+ *                        must follow the jump to see the tzcnt
  */
 #include <immintrin.h>
 #include <string.h>
@@ -57,8 +58,9 @@ __attribute__((target("bmi"))) int ct_leaky_tzcnt(const void *a, const void *b, 
     return (int)tzcnt_sign(a, b, n);
 }
 
-/* Out of line, so that ct_leaky_tailjump reaches it by a jump. */
-__attribute__((noinline, target("bmi"))) static int
+/* Out of line and cold (.text.unlikely), so that ct_leaky_tailjump
+ * reaches it by a jump to another section. */
+__attribute__((noinline, cold, target("bmi"))) static int
 tzcnt_sign_outlined(const void *a, const void *b, size_t n)
 {
     return (int)tzcnt_sign(a, b, n);
