@@ -26,21 +26,29 @@ passed=0 failed=0
 # and every function of the same object that its code jumps to, such as
 # a tail call to a static helper, followed to the end.  A jump the object
 # leaves to a relocation is followed to the function its symbol (or
-# section and offset) names; one that leads to no function is reported.
+# section and offset) names; one that leads to no function of the object,
+# or (linked) to a PLT entry, is reported.
 # int3s at the end of a part are the padding lld puts between functions
 # (GNU ld pads with nops): left out; an int3 followed by code is kept.
 disasm() { # file symbol
-    "$OBJDUMP" -dr --no-show-raw-insn "$1" | awk -v sym="$2" '
+    # In a relocatable object every section starts at 0, so a resolved
+    # jump is looked up in its own section; in a linked file anywhere.
+    rel=0
+    readelf -h "$1" 2>/dev/null | grep -q 'Type:[[:space:]]*REL ' && rel=1
+    "$OBJDUMP" -dr --no-show-raw-insn "$1" | awk -v sym="$2" -v rel="$rel" '
         function hex(s,    v, i) {
             v = 0; s = tolower(s)
             for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
             return v
         }
-        # the function of object o, section sec, holding address a (0: none)
-        function holder(o, sec, a,    g) {
+        # the function of object o (and section sec, if given) holding
+        # address a (0: none); the functions of a section are in order
+        function holder(o, sec, a,    g, best) {
+            best = 0
             for (g = nf; g >= 1; g--)
-                if (fobj[g] == o && fsec[g] == sec && fstart[g] <= a) return g
-            return 0
+                if (fobj[g] == o && (sec == "" || fsec[g] == sec) && fstart[g] <= a &&
+                    (!best || fstart[g] > fstart[best])) best = g
+            return best
         }
         function add(g) { if (g && !(g in keep)) { keep[g] = 1; grew = 1 } }
         / file format / { obj++; next }
@@ -79,7 +87,10 @@ disasm() { # file symbol
                     f = lf[i]
                     if (!(f in keep) || !ljump[i]) continue
                     if (i in ltarget) {
-                        add(holder(fobj[f], fsec[f], ltarget[i]))
+                        g = holder(fobj[f], rel ? fsec[f] : "", ltarget[i])
+                        # a PLT entry: code of another object (a libc call)
+                        if (g && fsec[g] ~ /^\.plt/) { lost[i] = 1; lsym[i] = fname[g] }
+                        else add(g)
                     } else if (i in lsym) {
                         found = 0
                         if (substr(lsym[i], 1, 1) == ".") {
