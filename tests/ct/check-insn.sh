@@ -42,7 +42,7 @@ disasm() { # file symbol
             return v
         }
         # the function of object o (and section sec, if given) holding
-        # address a (0: none); the functions of a section are in order
+        # address a: the one starting last at or before it (0: none)
         function holder(o, sec, a,    g, best) {
             best = 0
             for (g = nf; g >= 1; g--)
@@ -88,8 +88,9 @@ disasm() { # file symbol
                     if (!(f in keep) || !ljump[i]) continue
                     if (i in ltarget) {
                         g = holder(fobj[f], rel ? fsec[f] : "", ltarget[i])
-                        # a PLT entry: code of another object (a libc call)
-                        if (g && fsec[g] ~ /^\.plt/) { lost[i] = 1; lsym[i] = fname[g] }
+                        # none, or a PLT entry (code of another object: a libc call)
+                        if (!g) { lost[i] = 1; lsym[i] = "(no-symbol)" }
+                        else if (fsec[g] ~ /^\.plt/) { lost[i] = 1; lsym[i] = fname[g] }
                         else add(g)
                     } else if (i in lsym) {
                         found = 0
