@@ -187,7 +187,7 @@ endif
 # outputs are identical.  It times things, so it is not part of `make test`,
 # which only checks that the script parses and lists its programs.
 # The drop-in is linked once per placement (PROGRAMS_PADS): an unused block
-# of pad KiB + pad * 80 + 1 bytes after preload.o shifts the library's code,
+# of pad KiB + pad * 80 + 1 bytes after the drop-in's own objects shifts the library's code,
 # as in `make ab`; pair i runs placement i mod N, so no figure rests on one
 # lucky or unlucky layout.
 #   make bench-programs [BENCH_PROGRAMS_ARGS="--cpu 1 --pairs 10 --only sort,git"]
@@ -195,15 +195,15 @@ endif
 BENCH_PROGRAMS_ARGS ?=
 PROGRAMS_PADS ?= 0 1 2 3
 PROGRAMS_PRELOADS := $(foreach p,$(PROGRAMS_PADS),$(BUILD)/placements/libmemlane-preload-pad$(p).so)
-$(BUILD)/placements/libmemlane-preload-pad%.so: $(BUILD)/obj/src/preload/preload.o \
-                                               $(LIB_INTERNAL_A) src/preload/preload.map
+$(BUILD)/placements/libmemlane-preload-pad%.so: $(PRELOAD_OBJS) $(LIB_INTERNAL_A) \
+                                               src/preload/preload.map
 	@mkdir -p $(@D)
 	printf '__asm__(".text\\n.globl ml_pad\\nml_pad: .fill %d, 1, 0x90\\nret\\n");\n' \
 	    $$(($* * 1024 + $* * 80 + 1)) > $(@D)/pad$*.c
 	$(CC) -fPIC -c $(@D)/pad$*.c -o $(@D)/pad$*.o
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/preload/preload.map \
 	    -Wl,-z,noexecstack -Wl,--no-undefined \
-	    $(BUILD)/obj/src/preload/preload.o $(@D)/pad$*.o $(LIB_INTERNAL_A) -o $@
+	    $(PRELOAD_OBJS) $(@D)/pad$*.o $(LIB_INTERNAL_A) -ldl -o $@
 .PHONY: bench-programs
 bench-programs: $(PROGRAMS_PRELOADS)
 	python3 bench/programs/run.py $(foreach f,$(abspath $(PROGRAMS_PRELOADS)),--preload $(f)) \

@@ -25,13 +25,16 @@ INSTALL      ?= install
 # Linked against the internal archive (PIC objects, internal names still
 # global: preload.c jumps through dispatch.c's pointers), so that objects
 # other areas add to LIB_OBJS after this file is read come along too.
+# On x86-64, bind.c writes programs' lazily bound PLT slots with the
+# selected variants at load time (src/preload/bind.c).
 PRELOAD_SO := $(BUILD)/libmemlane-preload.so
+PRELOAD_OBJS := $(BUILD)/obj/src/preload/preload.o \
+                $(if $(IS_X86_64),$(BUILD)/obj/src/preload/bind.o)
 preload: $(PRELOAD_SO)
-$(PRELOAD_SO): $(BUILD)/obj/src/preload/preload.o $(LIB_INTERNAL_A) \
-               src/preload/preload.map
+$(PRELOAD_SO): $(PRELOAD_OBJS) $(LIB_INTERNAL_A) src/preload/preload.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/preload/preload.map \
 	    -Wl,-z,noexecstack -Wl,--no-undefined \
-	    $(BUILD)/obj/src/preload/preload.o $(LIB_INTERNAL_A) -o $@
+	    $(PRELOAD_OBJS) $(LIB_INTERNAL_A) -ldl -o $@
 all: $(PRELOAD_SO)
 
 # ---- man pages ----

@@ -242,7 +242,7 @@ static void ml_select(const char *by)
     }
 }
 
-__attribute__((constructor)) static void ml_init(void)
+void ml_select_at_load(void)
 {
     if (__atomic_load_n(&selected_without_env, __ATOMIC_RELAXED) && ml_environ()) {
         __atomic_store_n(&selected_without_env, 0, __ATOMIC_RELAXED);
@@ -251,6 +251,8 @@ __attribute__((constructor)) static void ml_init(void)
     ml_select("constructor");
     ml_warn_flush();
 }
+
+__attribute__((constructor)) static void ml_init(void) { ml_select_at_load(); }
 
 /* Trampolines: the first call through an entry point selects. */
 #define ML_FUNCTION(name, kind) \

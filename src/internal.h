@@ -76,6 +76,9 @@ ML_HIDDEN enum ml_level ml_cpu_level(void);
 ML_HIDDEN int ml_level_supported(enum ml_level level);
 /* The level the dispatcher selected (after MEMLANE_ARCH). */
 ML_HIDDEN enum ml_level ml_selected_level(void);
+/* The selection a constructor makes at load time, with the environment
+ * (src/dispatch.c); done once, whoever calls first. */
+ML_HIDDEN void ml_select_at_load(void);
 /* The environment, also before libc has set `environ` (IFUNC resolvers,
  * .preinit_array callers), or NULL when it cannot be found (src/env.c);
  * and getenv over such an array. */

@@ -20,7 +20,9 @@
  * Each name is one indirect jump through memlane's dispatch pointer for
  * it (ml_<name>_ptr), the selected variant once selected.  A call of
  * memlane_<name> from here would be two taken jumps (to this object's
- * PLT, then through its slot), on every call a program makes.
+ * PLT, then through its slot), on every call a program makes.  On x86-64
+ * the programs' writable PLT slots for memset, memcmp and bcmp are then
+ * bound past these entry points, to the variants (src/preload/bind.c).
  *
  * string.h is not included: its declarations carry attributes (nonnull,
  * fortify wrappers) meant for callers, not for a definition.
@@ -109,6 +111,14 @@ int bcmp(const void *a, const void *b, size_t n)
     ML_TRACE_CMP(ml_trace_bcmp, a, b, n);
     return ML_VIA(bcmp)(a, b, n);
 }
+
+#if !defined(MEMLANE_TRACE)
+/* The three entry points under names that nothing interposes on, for the
+ * load-time binding of programs' PLT slots (src/preload/bind.c). */
+ML_HIDDEN extern __typeof__(memset) ml_preload_memset __attribute__((alias("memset")));
+ML_HIDDEN extern __typeof__(memcmp) ml_preload_memcmp __attribute__((alias("memcmp")));
+ML_HIDDEN extern __typeof__(bcmp) ml_preload_bcmp __attribute__((alias("bcmp")));
+#endif
 
 /* The timing-safe ones: sizes and alignments only, never the data. */
 int timingsafe_bcmp(const void *a, const void *b, size_t n)

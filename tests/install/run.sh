@@ -791,6 +791,46 @@ make_tools() {
     done
 }
 
+# The drop-in's load-time binding (src/preload/bind.c): when main starts,
+# a lazily bound program's PLT slots for memset, memcmp and bcmp hold the
+# selected variants (here MEMLANE_ARCH=sse2's, found by name in the
+# drop-in's symbol table), with the loader's LD_BIND_NOT obeyed (glibc);
+# a program linked with -z now (read-only slots) keeps the entry points;
+# and a memcmp preloaded ahead of the drop-in is left to the loader, not
+# called by the drop-in (tests/install/own_memcmp.c).
+t_plt_slots() {
+    for how in lazy now; do
+        $CC $CFLAGS -std=gnu11 -fno-builtin -U_FORTIFY_SOURCE tests/install/plt_slots.c \
+            -Wl,-z,$how -Wl,-z,relro -o "$T/plt_$how" -ldl || return 1
+    done
+    $CC $CFLAGS -std=gnu11 -fno-builtin -shared -fPIC tests/install/own_memcmp.c \
+        -o "$T/libown_memcmp.so" || return 1
+    want=
+    for f in memset memcmp bcmp; do
+        off=$(nm "$PRELOAD" | awk -v s="memlane_${f}_sse2" '$3 == s { print $1 }')
+        [ -n "$off" ] || { echo "no memlane_${f}_sse2 in $PRELOAD"; return 1; }
+        want="$want$f at $PRELOAD+$(printf '%#x' "0x$off")
+"
+    done
+    same "${want}ok" "$(MEMLANE_ARCH=sse2 LD_PRELOAD=$PRELOAD "$T/plt_lazy")" &&
+    same "$(printf '%s\n' "$want" | sed -n 1p)
+memcmp unbound
+$(printf '%s\n' "$want" | sed -n 3p)
+ok
+3" "$(MEMLANE_ARCH=sse2 LD_PRELOAD="$T/libown_memcmp.so $PRELOAD" "$T/plt_lazy" 2> "$T/own.err"
+         grep -c '^own memcmp$' "$T/own.err")" &&
+    same "memset entry
+memcmp entry
+bcmp entry
+ok" "$(LD_PRELOAD=$PRELOAD "$T/plt_now")" || return 1
+    if [ "$LIBC" = glibc ]; then
+        same "memset unbound
+memcmp unbound
+bcmp unbound
+ok" "$(LD_BIND_NOT=1 LD_PRELOAD=$PRELOAD "$T/plt_lazy")" || return 1
+    fi
+}
+
 t_tools_import() {
     for want in lsort:memcmp 'sumcmp:(memcmp|bcmp)' sumcmp:memset blocks:memset \
                 blocks:bcmp blocks:explicit_bzero; do
@@ -922,6 +962,10 @@ else
     *) skip "calls before any constructor: no way known for C library '$LIBC'" ;;
     esac
     check "tests/install/tools/ import the standard names" t_tools_import
+    case $(uname -m) in
+    x86_64) check "the drop-in binds a program's PLT slots to the selected variants" t_plt_slots ;;
+    *) skip "the drop-in's load-time binding of PLT slots: x86-64 only (src/preload/bind.c)" ;;
+    esac
     check "tests/install/tools/ agree with sort and cmp, blocks with its known answer" t_tools_right
     tool() { check "same output under LD_PRELOAD: $1 (tests/install/tools)" tool_both "$2"; }
     tool lsort '"$RUN" "$TOOLS/lsort" text | sha256sum; "$RUN" "$TOOLS/lsort" -u -r sub/repetitive | head -3'

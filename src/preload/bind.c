@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The drop-in's load-time binding (x86-64): each writable PLT slot of a
+ * loaded object that the loader binds to the drop-in's memset, memcmp or
+ * bcmp is written with the selected variant's address, so that the
+ * object's calls skip the entry point's indirect jump, as calls bound by
+ * memlane's IFUNC do (docs/design.md, "The LD_PRELOAD drop-in").
+ *
+ * Only what the loader itself would write, where it would write it:
+ *   - PLT slots (R_X86_64_JUMP_SLOT) only.  A GOT slot (GLOB_DAT) is also
+ *     the address a program takes, which must stay the same in every
+ *     object.
+ *   - A slot not bound yet, when the name's first definition is the
+ *     drop-in's (dlsym), is bound first by the loader: called with a
+ *     length of 0, it resolves as on a first call, by the loader's own
+ *     rules (versions, audit modules, LD_BIND_NOT), and goes on to the
+ *     drop-in.  Only a slot that then holds the drop-in's entry point is
+ *     rewritten.  Nothing else is called: another definition of memset
+ *     (a program's own wrapper) may not be ready before main.
+ *   - Slots in read-only memory (RELRO: objects linked with -z now) are
+ *     left alone, with their one extra jump: no page protection changes.
+ * Objects loaded later (dlopen) bind to the entry points as before.
+ */
+#define _GNU_SOURCE /* dl_iterate_phdr, RTLD_DEFAULT */
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The drop-in's entry points themselves, whatever interposes on their
+ * names (src/preload/preload.c). */
+ML_HIDDEN extern void *ml_preload_memset(void *dst, int c, size_t n);
+ML_HIDDEN extern int ml_preload_memcmp(const void *a, const void *b, size_t n);
+ML_HIDDEN extern int ml_preload_bcmp(const void *a, const void *b, size_t n);
+
+enum { BIND_MEMSET, BIND_MEMCMP, BIND_BCMP, BIND_COUNT };
+
+static const char *const bind_names[BIND_COUNT] = {"memset", "memcmp", "bcmp"};
+
+/* Which of the three a slot's symbol names, or -1. */
+static int bind_which(const char *name)
+{
+    for (int f = 0; f < BIND_COUNT; f++)
+        if (strcmp(name, bind_names[f]) == 0)
+            return f;
+    return -1;
+}
+
+/* An address from the dynamic section: glibc adds the load address to
+ * most entries when it maps an object with a writable dynamic section,
+ * not otherwise. */
+static uintptr_t dyn_addr(const struct dl_phdr_info *o, Elf64_Addr v)
+{
+    return o->dlpi_addr && v < o->dlpi_addr ? o->dlpi_addr + v : v;
+}
+
+/* Whether an address lies in one of the object's segments. */
+static int in_object(const struct dl_phdr_info *o, uintptr_t v)
+{
+    for (int i = 0; i < o->dlpi_phnum; i++) {
+        const Elf64_Phdr *ph = &o->dlpi_phdr[i];
+        uintptr_t lo = o->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && v >= lo && v - lo < ph->p_memsz)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether [slot, slot+8) is in a writable segment and outside RELRO
+ * (widened to whole pages, the unit of its protection). */
+static int slot_writable(const struct dl_phdr_info *o, uintptr_t slot)
+{
+    int writable = 0;
+    for (int i = 0; i < o->dlpi_phnum; i++) {
+        const Elf64_Phdr *ph = &o->dlpi_phdr[i];
+        uintptr_t lo = o->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && slot >= lo &&
+            slot + sizeof(void *) <= hi)
+            writable = 1;
+        if (ph->p_type == PT_GNU_RELRO &&
+            slot + sizeof(void *) > (lo & ~(uintptr_t)4095) &&
+            slot < ((hi + 4095) & ~(uintptr_t)4095))
+            return 0;
+    }
+    return writable;
+}
+
+/* Per function: the drop-in's entry point, the selected variant, and
+ * whether the entry point is the name's first definition. */
+struct binding {
+    uintptr_t entry[BIND_COUNT], variant[BIND_COUNT];
+    int first[BIND_COUNT];
+};
+
+/* Bind a slot that is not bound yet, as the loader would on its first
+ * call (here with a length of 0); then read it again. */
+static uintptr_t slot_bind(uintptr_t *slot, int f)
+{
+    uintptr_t v = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    static unsigned char scratch[1];
+    if (f == BIND_MEMSET)
+        ((ml_set_fn)v)(scratch, 0, 0);
+    else
+        ((ml_cmp_fn)v)(scratch, scratch, 0);
+    return __atomic_load_n(slot, __ATOMIC_RELAXED);
+}
+
+static int bind_object(struct dl_phdr_info *o, size_t size, void *data)
+{
+    const struct binding *b = data;
+    (void)size;
+    const Elf64_Dyn *dyn = NULL;
+    for (int i = 0; i < o->dlpi_phnum; i++)
+        if (o->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dyn = (const Elf64_Dyn *)(o->dlpi_addr + o->dlpi_phdr[i].p_vaddr);
+    if (!dyn)
+        return 0;
+
+    uintptr_t jmprel = 0, symtab = 0, strtab = 0;
+    size_t pltrelsz = 0;
+    for (; dyn->d_tag != DT_NULL; dyn++) {
+        if (dyn->d_tag == DT_JMPREL)
+            jmprel = dyn_addr(o, dyn->d_un.d_ptr);
+        else if (dyn->d_tag == DT_PLTRELSZ)
+            pltrelsz = dyn->d_un.d_val;
+        else if (dyn->d_tag == DT_PLTREL && dyn->d_un.d_val != DT_RELA)
+            return 0;
+        else if (dyn->d_tag == DT_SYMTAB)
+            symtab = dyn_addr(o, dyn->d_un.d_ptr);
+        else if (dyn->d_tag == DT_STRTAB)
+            strtab = dyn_addr(o, dyn->d_un.d_ptr);
+    }
+    if (!jmprel || !symtab || !strtab)
+        return 0;
+
+    const Elf64_Rela *r = (const Elf64_Rela *)jmprel;
+    const Elf64_Sym *syms = (const Elf64_Sym *)symtab;
+    for (size_t i = 0; i < pltrelsz / sizeof *r; i++) {
+        if (ELF64_R_TYPE(r[i].r_info) != R_X86_64_JUMP_SLOT)
+            continue;
+        const Elf64_Sym *s = &syms[ELF64_R_SYM(r[i].r_info)];
+        /* The object's own definition binds to itself. */
+        if (s->st_shndx != SHN_UNDEF)
+            continue;
+        int f = bind_which((const char *)strtab + s->st_name);
+        uintptr_t addr = o->dlpi_addr + r[i].r_offset;
+        if (f < 0 || !slot_writable(o, addr))
+            continue;
+        uintptr_t *slot = (uintptr_t *)addr;
+        uintptr_t v = __atomic_load_n(slot, __ATOMIC_RELAXED);
+        /* Not bound yet: it points back into the object's PLT. */
+        if (v != b->entry[f] && b->first[f] && in_object(o, v))
+            v = slot_bind(slot, f);
+        if (v == b->entry[f])
+            __atomic_store_n(slot, b->variant[f], __ATOMIC_RELAXED);
+    }
+    return 0;
+}
+
+/* After the selection (made here too: this may run before dispatch.c's
+ * own constructor), so that each slot gets the final variant. */
+__attribute__((constructor)) static void ml_preload_bind(void)
+{
+    ml_select_at_load();
+    struct binding b = {
+        .entry = {(uintptr_t)ml_preload_memset, (uintptr_t)ml_preload_memcmp,
+                  (uintptr_t)ml_preload_bcmp},
+        .variant = {(uintptr_t)__atomic_load_n(&ml_memset_ptr, __ATOMIC_RELAXED),
+                    (uintptr_t)__atomic_load_n(&ml_memcmp_ptr, __ATOMIC_RELAXED),
+                    (uintptr_t)__atomic_load_n(&ml_bcmp_ptr, __ATOMIC_RELAXED)},
+    };
+    for (int f = 0; f < BIND_COUNT; f++)
+        b.first[f] = (uintptr_t)dlsym(RTLD_DEFAULT, bind_names[f]) == b.entry[f];
+    dl_iterate_phdr(bind_object, &b);
+}
