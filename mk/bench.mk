@@ -223,8 +223,10 @@ STARTUP_EMPTY := $(BUILD)/startup-empty.so
 STARTUP_ARGS ?=
 STARTUP_CPU ?= 1
 $(STARTUP_BIN): bench/startup/startup.c bench/stats.c bench/stats.h
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) -Ibench bench/startup/startup.c bench/stats.c -lm -o $@
 $(STARTUP_EMPTY): bench/startup/empty.c
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) -fPIC -shared $< -o $@
 .PHONY: bench-startup
 bench-startup: $(STARTUP_BIN) $(STARTUP_EMPTY) $(PRELOAD_SO)
