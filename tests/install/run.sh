@@ -812,13 +812,17 @@ t_plt_slots() {
         want="$want$f at $PRELOAD+$(printf '%#x' "0x$off")
 "
     done
-    same "${want}ok" "$(MEMLANE_ARCH=sse2 LD_PRELOAD=$PRELOAD "$T/plt_lazy")" &&
+    same "${want}ok" "$(MEMLANE_ARCH=sse2 LD_PRELOAD=$PRELOAD "$T/plt_lazy")" || return 1
+    # memcmp's slot: not bound yet on glibc (lazy), bound at load time to
+    # the preloaded memcmp on musl (no lazy binding); never rewritten.
+    own=unbound
+    if [ "$LIBC" = musl ]; then own=entry; fi
     same "$(printf '%s\n' "$want" | sed -n 1p)
-memcmp unbound
+memcmp $own
 $(printf '%s\n' "$want" | sed -n 3p)
 ok
 3" "$(MEMLANE_ARCH=sse2 LD_PRELOAD="$T/libown_memcmp.so $PRELOAD" "$T/plt_lazy" 2> "$T/own.err"
-         grep -c '^own memcmp$' "$T/own.err")" &&
+         grep -c '^own memcmp$' "$T/own.err")" || return 1
     same "memset entry
 memcmp entry
 bcmp entry
