@@ -187,9 +187,9 @@ endif
 # outputs are identical.  It times things, so it is not part of `make test`,
 # which only checks that the script parses and lists its programs.
 # The drop-in is linked once per placement (PROGRAMS_PADS): an unused block
-# of pad KiB + pad * 80 + 1 bytes after the drop-in's own objects shifts the library's code,
-# as in `make ab`; pair i runs placement i mod N, so no figure rests on one
-# lucky or unlucky layout.
+# of pad KiB + pad * 80 + 1 bytes after the drop-in's own objects shifts
+# the library's code, as in `make ab`; pair i runs placement i mod N, so no
+# figure rests on one lucky or unlucky layout.
 #   make bench-programs [BENCH_PROGRAMS_ARGS="--cpu 1 --pairs 10 --only sort,git"]
 #                       [PROGRAMS_PADS="0 1 2 3"]
 BENCH_PROGRAMS_ARGS ?=

@@ -25,8 +25,8 @@ INSTALL      ?= install
 # Linked against the internal archive (PIC objects, internal names still
 # global: preload.c jumps through dispatch.c's pointers), so that objects
 # other areas add to LIB_OBJS after this file is read come along too.
-# On x86-64, bind.c writes programs' lazily bound PLT slots with the
-# selected variants at load time (src/preload/bind.c).
+# On x86-64, bind.c writes the loaded objects' writable PLT slots for
+# memset, memcmp and bcmp with the selected variants at load time.
 PRELOAD_SO := $(BUILD)/libmemlane-preload.so
 PRELOAD_OBJS := $(BUILD)/obj/src/preload/preload.o \
                 $(if $(IS_X86_64),$(BUILD)/obj/src/preload/bind.o)
