@@ -95,11 +95,10 @@ struct binding {
     int first[BIND_COUNT];
 };
 
-/* Bind a slot that is not bound yet, as the loader would on its first
- * call (here with a length of 0); then read it again. */
-static uintptr_t slot_bind(uintptr_t *slot, int f)
+/* Bind a slot that is not bound yet (it holds v), as the loader would on
+ * its first call (here with a length of 0); then read it again. */
+static uintptr_t slot_bind(uintptr_t *slot, uintptr_t v, int f)
 {
-    uintptr_t v = __atomic_load_n(slot, __ATOMIC_RELAXED);
     static unsigned char scratch[1];
     if (f == BIND_MEMSET)
         ((ml_set_fn)v)(scratch, 0, 0);
@@ -153,7 +152,7 @@ static int bind_object(struct dl_phdr_info *o, size_t size, void *data)
         uintptr_t v = __atomic_load_n(slot, __ATOMIC_RELAXED);
         /* Not bound yet: it points back into the object's PLT. */
         if (v != b->entry[f] && b->first[f] && in_object(o, v))
-            v = slot_bind(slot, f);
+            v = slot_bind(slot, v, f);
         if (v == b->entry[f])
             __atomic_store_n(slot, b->variant[f], __ATOMIC_RELAXED);
     }

@@ -805,9 +805,10 @@ t_plt_slots() {
     done
     $CC $CFLAGS -std=gnu11 -fno-builtin -shared -fPIC tests/install/own_memcmp.c \
         -o "$T/libown_memcmp.so" || return 1
+    syms=$(nm "$PRELOAD") || return 1
     want=
     for f in memset memcmp bcmp; do
-        off=$(nm "$PRELOAD" | awk -v s="memlane_${f}_sse2" '$3 == s { print $1 }')
+        off=$(printf '%s\n' "$syms" | awk -v s="memlane_${f}_sse2" '$3 == s { print $1 }')
         [ -n "$off" ] || { echo "no memlane_${f}_sse2 in $PRELOAD"; return 1; }
         want="$want$f at $PRELOAD+$(printf '%#x' "0x$off")
 "
