@@ -141,9 +141,10 @@ endif
 # four code placements; per row the ticks and the time ratio (median over
 # the placements, with its spread).
 #   make ab FUNC=memcmp AB_MODE=fixed[:OFF][:SIZES]|dist[:OFF]|uniform:A-B
-#           AB_DATA=equal|mismatch|mismatch:K|mismatch:A-B
+#           AB_DATA=equal|mismatch|mismatch:K|mismatch:A-B (each /P: P % of calls)
 #           AB_IMPLS="avx2 memlane" AB_GLIBC=default|avx2|sse2
 #           AB_PROBE_MAX=T (rerun until the state probe reads <= T ticks)
+#           AB_CALLER=branch (the timed loop branches on each compare's result)
 # (bench/ab/ab.c and run.sh say more.)  `make memset-ab` is the former
 # memset harness's interface: FUNC=memset, its speed-ratio layout.
 # The harness is built (not run) by `make test`, so it keeps compiling.

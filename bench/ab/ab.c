@@ -21,13 +21,17 @@
  *           uniform:A-B[:OFF]  sizes uniform in A..B, the same way
  *     DATA  (compares) equal, or mismatch (one differing byte per call at
  *           a random position), mismatch:K (at K, or n - 1 if n <= K),
- *           mismatch:A-B (random in A..B, clamped to n - 1); memset: -
+ *           mismatch:A-B (random in A..B, clamped to n - 1); any of these
+ *           with /P: a difference in P % of the calls, drawn per call
+ *           with the position, the rest equal; memset: -
  *     IMPL  libc (glibc's FUNC; its memcmp for the timing-safe ones), a
  *           variant name (avx512, avx2, ...), a probe of probes.c, or
  *           memlane: memlane_<FUNC> of the library named by $AB_LIBMEMLANE
  *           (the real libmemlane.so; not moved by placements)
  *
- * Environment: AB_STACK=bytes moves the stack of the timed calls down.
+ * Environment: AB_STACK=bytes moves the stack of the timed calls down;
+ * AB_CALLER=branch makes the timed loop branch on each compare's result
+ * (default: sum: the results are added up, no branch on them).
  *
  * Output: a header line, then one line per row: the row's name and the
  * median TSC ticks per call of each implementation over SAMPLES samples.
@@ -149,6 +153,7 @@ static void parse_offsets(const char *s)
 
 static size_t mis_lo, mis_hi = SIZE_MAX;
 static int mismatch;
+static unsigned mis_share = 100; /* percent of calls with a difference */
 
 /* Where the difference of a call of n bytes goes (n > 0). */
 static size_t mismatch_pos(size_t n)
@@ -190,6 +195,8 @@ static void place_mismatches(void)
     for (size_t i = 0; i < ncalls; i++) {
         call_pos[i] = SIZE_MAX;
         if (!mismatch || !buf_b || call_len[i] == 0)
+            continue;
+        if (mis_share < 100 && rnd_below(100) >= mis_share)
             continue;
         size_t p = mismatch_pos(call_len[i]), at = call_off[i] + p;
         buf_b[at] = (unsigned char)(buf_a[at] ^ (1 + rnd_below(255)));
@@ -234,6 +241,13 @@ static void buffers(size_t bytes)
 
 /* ---- timing ---- */
 
+/* AB_CALLER=branch: the timed loop branches on each compare's result, as
+ * callers do, instead of summing the results.  With inputs that differ
+ * in some calls only (DATA mismatch/P), a compare that returns without a
+ * branch then pays the misprediction in its caller, as it would in a
+ * program. */
+static int caller_branches;
+
 /* k calls cycling over the call list from call 0. */
 static __attribute__((noinline)) double run_calls(int impl, size_t k)
 {
@@ -244,6 +258,18 @@ static __attribute__((noinline)) double run_calls(int impl, size_t k)
         set_fn f = fns[impl].set;
         for (size_t j = 0; j < k; j++) {
             acc += (uintptr_t)f(buf_a + call_off[i], (int)j, call_len[i]);
+            i = i + 1 == ncalls ? 0 : i + 1;
+        }
+    } else if (caller_branches) {
+        cmp_fn f = fns[impl].cmp;
+        for (size_t j = 0; j < k; j++) {
+            /* A branch on the result, as `if (memcmp(...))` makes: the
+             * volatile asm keeps the compiler from turning it into a
+             * conditional move. */
+            if (f(buf_a + call_off[i], buf_b + call_off[i], call_len[i]) != 0) {
+                __asm__ volatile("" : "+r"(acc));
+                acc++;
+            }
             i = i + 1 == ncalls ? 0 : i + 1;
         }
     } else {
@@ -449,17 +475,27 @@ int main(int argc, char **argv)
         else
             memcpy(&fns[k].cmp, &addr, sizeof addr);
     }
-    if (!strncmp(data, "mismatch", 8) && !is_set) {
+    if (!strncmp(data, "mismatch", 8) && strchr(":/", data[8]) && !is_set) {
         mismatch = 1;
         if (data[8] == ':') {
             const char *s = data + 9;
             mis_lo = mis_hi = size_at(&s);
             if (*s == '-')
                 s++, mis_hi = size_at(&s);
-            if (*s || mis_hi < mis_lo) {
+            if ((*s && *s != '/') || mis_hi < mis_lo) {
                 fprintf(stderr, "ab: bad %s\n", data);
                 return 2;
             }
+        }
+        const char *share = strchr(data, '/');
+        if (share) {
+            char *e;
+            unsigned long v = strtoul(share + 1, &e, 10);
+            if (e == share + 1 || *e || v > 100) {
+                fprintf(stderr, "ab: bad share in %s (/P, P in 0..100)\n", data);
+                return 2;
+            }
+            mis_share = (unsigned)v;
         }
     } else if (strcmp(data, "equal") && strcmp(data, "-")) {
         fprintf(stderr, "ab: unknown data %s\n", data);
@@ -471,6 +507,14 @@ int main(int argc, char **argv)
      * buffers (address bits 0-11) moves results at small sizes by a
      * cycle or more, for libc and memlane alike, so run.sh varies it
      * with the placement, as it does the code. */
+    const char *caller = getenv("AB_CALLER");
+    if (caller && *caller && strcmp(caller, "sum")) {
+        if (strcmp(caller, "branch")) {
+            fprintf(stderr, "ab: AB_CALLER is sum or branch, not %s\n", caller);
+            return 2;
+        }
+        caller_branches = 1;
+    }
     const char *stack = getenv("AB_STACK");
     size_t shift = stack ? strtoul(stack, NULL, 10) : 0;
     volatile char *below = __builtin_alloca((shift < 65536 ? shift : 65536) + 16);
