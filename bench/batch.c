@@ -34,8 +34,10 @@ typedef uintptr_t (*cmp_stretch_fn)(ml_cmp_fn, unsigned char *, unsigned char *,
  * in callee-saved registers: the callee is never reloaded from the stack
  * and there is no wrap-around test per call. */
 static inline __attribute__((always_inline)) uint64_t
-batch_body(struct batch_args *b, set_stretch_fn set_stretch, cmp_stretch_fn cmp_stretch)
+batch_body(struct batch_args *b, set_stretch_fn set_stretch, cmp_stretch_fn cmp_stretch,
+           cmp_stretch_fn cmp_branch_stretch)
 {
+    const int caller_branches = ctx.opt.caller_branches;
     const struct bench_call *const first = b->call, *const last = first + b->count;
     const struct bench_call *p = first + b->cursor;
     unsigned long left = b->k;
@@ -52,6 +54,8 @@ batch_body(struct batch_args *b, set_stretch_fn set_stretch, cmp_stretch_fn cmp_
         left -= (unsigned long)(stop - p);
         if (b->is_set)
             acc += set_stretch((ml_set_fn)fn, b->a_base, p, stop);
+        else if (caller_branches)
+            acc += cmp_branch_stretch((ml_cmp_fn)fn, b->a_base, b->b_base, p, stop);
         else
             acc += cmp_stretch((ml_cmp_fn)fn, b->a_base, b->b_base, p, stop);
         p = stop == last ? first : stop;
@@ -81,10 +85,24 @@ batch_body(struct batch_args *b, set_stretch_fn set_stretch, cmp_stretch_fn cmp_
             acc += (uintptr_t)fn(ba + p->off, bb + p->off, p->len); \
         return acc; \
     } \
+    /* --caller=branch: a branch on each result, as `if (memcmp(...))` \
+     * makes; the volatile asm keeps it from becoming a conditional move. */ \
+    static __attribute__((noinline, aligned(64))) \
+    uintptr_t cmpbr_##n(ml_cmp_fn fn, unsigned char *ba, unsigned char *bb, \
+                        const struct bench_call *p, const struct bench_call *stop) \
+    { \
+        uintptr_t acc = 0; \
+        for (; p != stop; p++) \
+            if (fn(ba + p->off, bb + p->off, p->len) != 0) { \
+                __asm__ volatile("" : "+r"(acc)); \
+                acc++; \
+            } \
+        return acc; \
+    } \
     static __attribute__((noinline, aligned(64))) \
     uint64_t batch_##n(struct batch_args *b) \
     { \
-        return batch_body(b, set_##n, cmp_##n); \
+        return batch_body(b, set_##n, cmp_##n, cmpbr_##n); \
     }
 #define BATCH_NAME(n) batch_##n,
 #define TEN(M, d) \

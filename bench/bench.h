@@ -37,6 +37,8 @@ struct options {
     size_t mismatch_lo, mismatch_hi; /* --mismatch-at: positions drawn in
                                         [lo, hi], clamped to the length */
     int mismatch_at_given;
+    unsigned mismatch_share; /* --mismatch-share: percent of calls that differ */
+    int caller_branches;     /* --caller=branch */
     unsigned runs;
     double batch_us;      /* target time of one timed batch (table 1) */
     double pass_batch_us; /* table 2, replays: of one sample, at the

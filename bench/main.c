@@ -63,6 +63,13 @@ static void usage(FILE *out)
         "      --mismatch-at=A[-B] with --data=mismatch: the differing byte at\n"
         "                         position A, or drawn in A..B (clamped to each\n"
         "                         call's length; default: anywhere)\n"
+        "      --mismatch-share=P with --data=mismatch: a difference in P %% of\n"
+        "                         the calls (drawn per call), the rest equal\n"
+        "                         (default 100)\n"
+        "      --caller=MODE      comparisons: sum (default: the timed loop adds\n"
+        "                         up the results) or branch (it branches on each\n"
+        "                         result, as callers do; use with\n"
+        "                         --mismatch-share)\n"
         "      --footprint=F      table 1 buffer per operand: hot (default: the\n"
         "                         same bytes every call), L1, L2, LLC, DRAM, or a\n"
         "                         size; calls walk the footprint in random order\n"
@@ -295,6 +302,8 @@ enum {
     OPT_LIST,
     OPT_ISOLATE,
     OPT_MISMATCH_AT,
+    OPT_MISMATCH_SHARE,
+    OPT_CALLER,
     OPT_WORKLOAD,
     OPT_RECORD,
     OPT_DUMP_SEQUENCE,
@@ -343,6 +352,8 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"footprint", required_argument, 0, OPT_FOOTPRINT},
         {"align", required_argument, 0, OPT_ALIGN},
         {"mismatch-at", required_argument, 0, OPT_MISMATCH_AT},
+        {"mismatch-share", required_argument, 0, OPT_MISMATCH_SHARE},
+        {"caller", required_argument, 0, OPT_CALLER},
         {"batch", required_argument, 0, OPT_BATCH},
         {"cpu", required_argument, 0, OPT_CPU},
         {"quick", no_argument, 0, OPT_QUICK},
@@ -369,6 +380,7 @@ static void parse_options(int argc, char **argv, struct options *o)
     o->data = 1 << DATA_EQUAL;
     o->footprint_name = "hot";
     o->mismatch_hi = SIZE_MAX;
+    o->mismatch_share = 100;
     o->runs = 20;
     o->batch_us = 5;
     o->pass_batch_us = 100;
@@ -493,6 +505,19 @@ static void parse_options(int argc, char **argv, struct options *o)
             o->mismatch_at_given = 1;
             break;
         }
+        case OPT_MISMATCH_SHARE: {
+            size_t share;
+            if (parse_size(optarg, optarg + strlen(optarg), &share) || share > 100)
+                bad("--mismatch-share must be a percentage 0..100, not '%s'", optarg);
+            o->mismatch_share = (unsigned)share;
+            break;
+        }
+        case OPT_CALLER:
+            if (!strcmp(optarg, "branch"))
+                o->caller_branches = 1;
+            else if (strcmp(optarg, "sum"))
+                bad("--caller must be sum or branch, not '%s'", optarg);
+            break;
         case OPT_ALIGN: {
             const char *comma = strchr(optarg, ',');
             const char *end = optarg + strlen(optarg);

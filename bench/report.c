@@ -240,19 +240,28 @@ static const char *data_text(const struct result *r)
 {
     if (r->f->kind == ML_KIND_SET)
         return "";
-    static char at[96];
-    if (r->data != DATA_MISMATCH)
-        return ", equal inputs";
+    static char at[192];
+    const char *caller =
+        ctx.opt.caller_branches ? ", the caller branching on each result" : "";
+    if (r->data != DATA_MISMATCH) {
+        snprintf(at, sizeof at, ", equal inputs%s", caller);
+        return at;
+    }
+    char share[48] = "";
+    if (ctx.opt.mismatch_share < 100)
+        snprintf(share, sizeof share, " in %u %% of the calls (the rest equal)",
+                 ctx.opt.mismatch_share);
     if (!ctx.opt.mismatch_at_given)
-        return ", inputs differ at one random position per call";
-    if (ctx.opt.mismatch_lo == ctx.opt.mismatch_hi)
+        snprintf(at, sizeof at, ", inputs differ at one random position per call%s%s",
+                 share, caller);
+    else if (ctx.opt.mismatch_lo == ctx.opt.mismatch_hi)
         snprintf(at, sizeof at,
-                 ", inputs differ at position %zu (or the last byte) per call",
-                 ctx.opt.mismatch_lo);
+                 ", inputs differ at position %zu (or the last byte) per call%s%s",
+                 ctx.opt.mismatch_lo, share, caller);
     else
         snprintf(at, sizeof at,
-                 ", inputs differ at one position in %zu..%zu (clamped) per call",
-                 ctx.opt.mismatch_lo, ctx.opt.mismatch_hi);
+                 ", inputs differ at one position in %zu..%zu (clamped) per call%s%s",
+                 ctx.opt.mismatch_lo, ctx.opt.mismatch_hi, share, caller);
     return at;
 }
 

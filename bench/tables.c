@@ -127,9 +127,12 @@ void check_differences(const struct cmp_data *d)
     }
 }
 
-/* A position for --data=mismatch in a call of length len > 0. */
+/* A position for --data=mismatch in a call of length len > 0, or
+ * UINT32_MAX (equal inputs) for the calls --mismatch-share leaves equal. */
 static uint32_t mismatch_position(size_t len)
 {
+    if (ctx.opt.mismatch_share < 100 && rnd_below(100) >= ctx.opt.mismatch_share)
+        return UINT32_MAX;
     size_t last = len - 1;
     size_t hi = ctx.opt.mismatch_hi < last ? ctx.opt.mismatch_hi : last;
     size_t lo = ctx.opt.mismatch_lo < hi ? ctx.opt.mismatch_lo : hi;

@@ -74,6 +74,13 @@ run mismatch-at -q --tables=1 -f memcmp --data=mismatch --mismatch-at=5 --sizes=
 has 'inputs differ at position 5 '
 run mismatch-range -q --tables=1 -f bcmp --data=mismatch --mismatch-at=0-31 --sizes=1,300 --runs=3
 has 'inputs differ at one position in 0\.\.31 '
+# --mismatch-share, --caller: named in the headers; MEMLANE_BENCH_CHECK=1
+# checks every call of every layout against the differences recorded.
+export MEMLANE_BENCH_CHECK=1
+run mismatch-share -q --tables=1,2 -f memcmp --data=mismatch \
+    --mismatch-share=25 --caller=branch --sizes=8,300 -d Short --runs=3
+unset MEMLANE_BENCH_CHECK
+has 'per call in 25 % of the calls \(the rest equal\), the caller branching on each result'
 
 # Every option that takes a value, in one small run each.
 run table1-cmp -q --tables=1 -f memcmp,ts_memcmp --data=both --sizes=0,1,63,4K \
@@ -217,6 +224,9 @@ bad --footprint=huge
 bad --align=5000
 bad --mismatch-at=9-3
 bad --mismatch-at=x
+bad --mismatch-share=101
+bad --mismatch-share=x
+bad --caller=maybe
 bad --format=xml
 bad --unit=furlongs
 bad --tables=3
