@@ -479,6 +479,10 @@ int main(int argc, char **argv)
         mismatch = 1;
         if (data[8] == ':') {
             const char *s = data + 9;
+            if (*s < '0' || *s > '9') {
+                fprintf(stderr, "ab: bad %s\n", data);
+                return 2;
+            }
             mis_lo = mis_hi = size_at(&s);
             if (*s == '-')
                 s++, mis_hi = size_at(&s);
@@ -502,11 +506,6 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* AB_STACK: bytes by which the timed calls' stack moves down.  Where
-     * the return address lands relative to the harness's data and the
-     * buffers (address bits 0-11) moves results at small sizes by a
-     * cycle or more, for libc and memlane alike, so run.sh varies it
-     * with the placement, as it does the code. */
     const char *caller = getenv("AB_CALLER");
     if (caller && *caller && strcmp(caller, "sum")) {
         if (strcmp(caller, "branch")) {
@@ -515,6 +514,12 @@ int main(int argc, char **argv)
         }
         caller_branches = 1;
     }
+
+    /* AB_STACK: bytes by which the timed calls' stack moves down.  Where
+     * the return address lands relative to the harness's data and the
+     * buffers (address bits 0-11) moves results at small sizes by a
+     * cycle or more, for libc and memlane alike, so run.sh varies it
+     * with the placement, as it does the code. */
     const char *stack = getenv("AB_STACK");
     size_t shift = stack ? strtoul(stack, NULL, 10) : 0;
     volatile char *below = __builtin_alloca((shift < 65536 ? shift : 65536) + 16);
