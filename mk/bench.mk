@@ -179,6 +179,7 @@ ab-goals: $(BUILD)/libmemlane.so.$(SOVERSION)
 ifeq ($(IS_X86_64),1)
 test-extra::
 	$(AB_ENV) AB_RUN=true sh bench/ab/run.sh $(BUILD)/ab "$(AB_CC)" memcmp dist equal avx2
+	sh bench/ab/test-args.sh $(BUILD)/ab
 endif
 
 # ---- bench-programs: real programs with and without the drop-in ----
