@@ -45,6 +45,19 @@ static void features(char *buf, size_t len)
         snprintf(buf, len, "none detected");
 }
 
+/* A prefetch band as MEMLANE_CMP_PREFETCH takes it: "1M-4M" or "off". */
+static void format_band(char *buf, size_t len, size_t lo, size_t hi)
+{
+    char a[32], b[32];
+    if (lo > hi) {
+        snprintf(buf, len, "off");
+        return;
+    }
+    format_size(a, sizeof a, lo);
+    format_size(b, sizeof b, hi);
+    snprintf(buf, len, "%s-%s", a, b);
+}
+
 void report_header(FILE *out)
 {
     const char *pre = ctx.opt.format == FMT_CSV ? "# " : "";
@@ -97,6 +110,13 @@ void report_header(FILE *out)
                 "%smemset-thresholds: rep-stosb=%s nt=%s (this CPU's defaults: "
                 "rep-stosb=%s nt=%s)\n",
                 pre, rep, nt, drep, dnt);
+        /* The sizes at which memcmp and bcmp prefetch, likewise. */
+        struct ml_cmp_tunables db;
+        ml_cmp_tunables_cpu_defaults(&db);
+        char band[72], dband[72];
+        format_band(band, sizeof band, ml_cmp_tun.prefetch_lo, ml_cmp_tun.prefetch_hi);
+        format_band(dband, sizeof dband, db.prefetch_lo, db.prefetch_hi);
+        fprintf(out, "%scmp-prefetch: %s (this CPU's default: %s)\n", pre, band, dband);
     }
 #if defined(__GLIBC__)
     fprintf(out, "%slibc: glibc %s\n", pre, gnu_get_libc_version());

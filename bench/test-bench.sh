@@ -206,6 +206,15 @@ if MEMLANE_NT_THRESHOLD=1M MEMLANE_REP_STOSB_THRESHOLD=off "$BENCH" -q --tables=
    grep -q "^memset-thresholds: rep-stosb=off nt=1M (this CPU's defaults: rep-stosb=$3 nt=$4)\$" "$tmp/out"; then ok; else
     no "thresholds under MEMLANE_*: $(grep thresholds "$tmp/out")"; fi
 
+# The compares' prefetch band, in effect and this CPU's default.
+band='([0-9]+[KMG]?-[0-9]+[KMG]?|off)'
+has "^cmp-prefetch: $band \\(this CPU's default: $band\\)\$"
+set -- $(sed -n 's/^cmp-prefetch: \([^ ]*\) (this CPU.s default: \([^)]*\))$/\1 \2/p' "$tmp/out")
+if [ $# = 2 ] && [ "$1" = "$2" ]; then ok; else no "cmp-prefetch: $(grep cmp-prefetch "$tmp/out")"; fi
+if MEMLANE_CMP_PREFETCH=2M-8M "$BENCH" -q --tables=1 --sizes=0 --runs=1 >"$tmp/out" 2>&1 &&
+   grep -q "^cmp-prefetch: 2M-8M (this CPU's default: $2)\$" "$tmp/out"; then ok; else
+    no "cmp-prefetch under MEMLANE_CMP_PREFETCH=2M-8M: $(grep cmp-prefetch "$tmp/out")"; fi
+
 # Bad input: one line, exit 2.
 bad --functions=nope
 bad --impls=nope

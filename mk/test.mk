@@ -58,6 +58,14 @@ test-extra:: $(MEMSET_TUN_TEST) $(TEST_BIN)
 	MEMLANE_NT_THRESHOLD=600 MEMLANE_REP_STOSB_THRESHOLD=off $(TEST_BIN) memset memset_explicit
 	MEMLANE_NT_THRESHOLD=64K MEMLANE_REP_STOSB_THRESHOLD=1000 $(TEST_BIN) memset memset_explicit
 
+# ---- memcmp and bcmp: the prefetching loops ----
+# The suite's compares (guard pages, alignments, a difference at the
+# ends and in between) with the prefetch band over every size it runs
+# from 256 KiB, whatever this CPU's default, and with the band off.
+test-extra:: $(TEST_BIN)
+	MEMLANE_CMP_PREFETCH=256K-64M $(TEST_BIN) memcmp bcmp
+	MEMLANE_CMP_PREFETCH=off $(TEST_BIN) memcmp bcmp
+
 # ---- static executables: the IFUNC resolvers before TLS ----
 # The IFUNC resolvers in executables linked statically.  There
 # they run before libc has set up thread-local storage, so the library is

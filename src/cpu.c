@@ -133,13 +133,14 @@ enum ml_level ml_cpu_level(void)
     return best;
 }
 
-/* ---- last-level cache size (used by the memset tunables) ---- */
+/* ---- cache sizes (used by the tunables) ---- */
 
 #if defined(__x86_64__)
 /* Deterministic cache parameters: Intel leaf 4 and AMD leaf 0x8000001D
- * share the layout.  Returns the size of the highest-level data or
- * unified cache, 0 if the leaf lists none. */
-static size_t ml_llc_from_leaf(unsigned leaf)
+ * share the layout.  Returns the size of the data or unified cache of
+ * the given level, or of the highest level listed if want_level is 0;
+ * 0 if the leaf lists none. */
+static size_t ml_cache_from_leaf(unsigned leaf, unsigned want_level)
 {
     size_t best = 0;
     unsigned best_level = 0;
@@ -152,6 +153,8 @@ static size_t ml_llc_from_leaf(unsigned leaf)
         if (type == 2)
             continue;
         unsigned level = (a >> 5) & 7;
+        if (want_level && level != want_level)
+            continue;
         size_t ways = (b >> 22) + 1, parts = ((b >> 12) & 0x3ff) + 1,
                line = (b & 0xfff) + 1, sets = (size_t)c + 1;
         size_t size = ways * parts * line * sets;
@@ -164,31 +167,44 @@ static size_t ml_llc_from_leaf(unsigned leaf)
     return best;
 }
 
-size_t ml_cpu_llc_bytes(void)
+/* The highest extended CPUID leaf. */
+static unsigned ml_ext_max(void) { return (unsigned)__get_cpuid_max(0x80000000, 0); }
+
+/* AMD: whether leaf 0x8000001D is there (topology extensions). */
+static int ml_amd_has_cache_leaf(void)
+{
+    unsigned a, b, c, d;
+    if (ml_ext_max() < 0x8000001d)
+        return 0;
+    __cpuid(0x80000001, a, b, c, d);
+    return ((c >> 22) & 1) != 0;
+}
+
+/* The size of the data or unified cache of the given level, 2 or 0 (the
+ * highest listed); 0 if unknown. */
+static size_t ml_cache_bytes(unsigned level)
 {
     const struct ml_cpu *cpu = ml_cpu();
 
     if (cpu->is_intel && cpu->max_leaf >= 4)
-        return ml_llc_from_leaf(4);
-    if (cpu->is_amd) {
+        return ml_cache_from_leaf(4, level);
+    if (!cpu->is_amd)
+        return 0;
+    size_t size = ml_amd_has_cache_leaf() ? ml_cache_from_leaf(0x8000001d, level) : 0;
+    if (!size && ml_ext_max() >= 0x80000006) {
         unsigned a, b, c, d;
-        unsigned ext_max = __get_cpuid_max(0x80000000, 0);
-        size_t size = 0;
-        if (ext_max >= 0x8000001d) {
-            __cpuid(0x80000001, a, b, c, d);
-            if ((c >> 22) & 1) /* topology extensions */
-                size = ml_llc_from_leaf(0x8000001d);
-        }
-        if (!size && ext_max >= 0x80000006) {
-            __cpuid(0x80000006, a, b, c, d);
-            size = (size_t)(d >> 18) * 512 * 1024; /* L3 in 512 KiB units */
-            if (!size)
-                size = (size_t)(c >> 16) * 1024; /* else L2, in KiB */
-        }
-        return size;
+        __cpuid(0x80000006, a, b, c, d);
+        size_t l2 = (size_t)(c >> 16) * 1024;       /* in KiB */
+        size_t l3 = (size_t)(d >> 18) * 512 * 1024; /* in 512 KiB units */
+        size = level == 2 || !l3 ? l2 : l3;
     }
-    return 0;
+    return size;
 }
+
+size_t ml_cpu_llc_bytes(void) { return ml_cache_bytes(0); }
+
+size_t ml_cpu_l2_bytes(void) { return ml_cache_bytes(2); }
 #else
 size_t ml_cpu_llc_bytes(void) { return 0; }
+size_t ml_cpu_l2_bytes(void) { return 0; }
 #endif

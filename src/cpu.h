@@ -38,4 +38,8 @@ ML_HIDDEN void ml_cpu_brand(char out[49]);
  * Intel, 0x8000001D on AMD, 0x80000006 as AMD's fallback); 0 if unknown.
  * The whole cache, not a per-thread share. */
 ML_HIDDEN size_t ml_cpu_llc_bytes(void);
+
+/* Size in bytes of one core's L2 (the same leaves; 0x80000006 on AMD
+ * without 0x8000001D); 0 if unknown. */
+ML_HIDDEN size_t ml_cpu_l2_bytes(void);
 #endif /* MEMLANE_CPU_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * memset tunables: defaults from the CPU, overrides from the environment.
+ * Tunables (memset's thresholds, the compares' prefetch band): defaults
+ * from the CPU, overrides from the environment.
  * Nothing here may call memset or memcmp (they may be us, under a drop-in
  * preload), nor stdio (it may call them): warnings go out through
  * ml_warn_line (write(2)).
@@ -13,7 +14,10 @@
  * large memset takes the path that initialises (special = 0). */
 struct ml_memset_tunables ml_memset_tun = {ML_THRESHOLD_OFF, ML_THRESHOLD_OFF,
                                            ML_THRESHOLD_OFF, 0, 0};
-int ml_memset_tun_ready;
+/* Until initialised: every compare of ML_CMP_PREFETCH_MIN bytes or more
+ * takes the prefetching loop, which initialises (ml_cmp_prefetches). */
+struct ml_cmp_tunables ml_cmp_tun = {ML_CMP_PREFETCH_MIN, SIZE_MAX};
+int ml_tunables_ready;
 
 int ml_parse_size_span(const char *s, const char *end, size_t *out)
 {
@@ -99,17 +103,64 @@ void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunable
     out->nt = nt;
 }
 
-static void warn_bad(const char *name, const char *value)
+void ml_cmp_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_cmp_tunables *out)
 {
-    const char *parts[] = {"memlane: ", name, "=\"", value,
-                           "\" is not a size (digits with K/M/G, or off); "
-                           "using the default\n"};
+    out->prefetch_lo = ML_THRESHOLD_OFF;
+    out->prefetch_hi = 0;
+    /* Measured on Zen 5 only (docs/memcmp.md, "Prefetching from L3"):
+     * from one core's L2 (both buffers then outgrow it) to an eighth of
+     * the L3 (both within a quarter of it); beyond that, from DRAM, the
+     * prefetches slowed the loops. */
+    if (!cpu->is_amd || cpu->family != 0x1a || !cpu->l2_bytes || !cpu->llc_bytes)
+        return;
+    size_t llc =
+        cpu->llc_bytes > ML_AMD_CCX_L3_MAX ? ML_AMD_CCX_L3_ASSUMED : cpu->llc_bytes;
+    size_t lo = cpu->l2_bytes > ML_CMP_PREFETCH_MIN ? cpu->l2_bytes : ML_CMP_PREFETCH_MIN;
+    size_t hi = llc / 8;
+    if (lo <= hi) {
+        out->prefetch_lo = lo;
+        out->prefetch_hi = hi;
+    }
+}
+
+int ml_parse_band(const char *s, struct ml_cmp_tunables *out)
+{
+    size_t lo, hi;
+    if (!s)
+        return -1;
+    if (ml_parse_size(s, &lo) == 0) {
+        if (lo != ML_THRESHOLD_OFF)
+            return -1; /* one size: not a band */
+        out->prefetch_lo = ML_THRESHOLD_OFF;
+        out->prefetch_hi = 0;
+        return 0;
+    }
+    const char *dash = s, *end;
+    while (*dash && *dash != '-')
+        dash++;
+    if (!*dash)
+        return -1;
+    for (end = dash + 1; *end; end++)
+        ;
+    if (ml_parse_size_span(s, dash, &lo) || ml_parse_size_span(dash + 1, end, &hi) ||
+        lo > hi)
+        return -1;
+    out->prefetch_lo = lo;
+    out->prefetch_hi = hi;
+    return 0;
+}
+
+static void warn_bad(const char *name, const char *value, const char *want)
+{
+    const char *parts[] = {
+        "memlane: ", name, "=\"", value, "\" is not ", want, "; using the default\n"};
     ml_warn_line(parts, sizeof parts / sizeof parts[0], 3);
 }
 
 /* The variables, read by ml_tunables_init and looked for at start-up. */
 #define ENV_REP_STOSB "MEMLANE_REP_STOSB_THRESHOLD"
 #define ENV_NT "MEMLANE_NT_THRESHOLD"
+#define ENV_CMP_PREFETCH "MEMLANE_CMP_PREFETCH"
 
 /* Returns 1 if the variable set *value. */
 static int apply_env(char **env, const char *name, size_t *value, int warn)
@@ -123,29 +174,55 @@ static int apply_env(char **env, const char *name, size_t *value, int warn)
         return 1;
     }
     if (warn)
-        warn_bad(name, s);
+        warn_bad(name, s, "a size (digits with K/M/G, or off)");
     return 0;
+}
+
+static void apply_env_band(char **env, const char *name, struct ml_cmp_tunables *band,
+                           int warn)
+{
+    const char *s = ml_env_get(env, name);
+    if (s && *s && ml_parse_band(s, band) && warn)
+        warn_bad(name, s, "a band (two sizes LO-HI, LO <= HI, or off)");
+}
+
+/* This CPU as the defaults see it (field by field: no memset call). */
+static void this_cpu(struct ml_tun_cpu *tc)
+{
+    const struct ml_cpu *c = ml_cpu();
+    tc->is_intel = c->is_intel;
+    tc->is_amd = c->is_amd;
+    tc->erms = c->erms;
+    tc->fsrm = c->fsrm;
+    tc->fsrs = c->fsrs;
+    tc->family = c->family;
+    tc->llc_bytes = ml_cpu_llc_bytes();
+    tc->l2_bytes = ml_cpu_l2_bytes();
 }
 
 void ml_tunables_cpu_defaults(struct ml_memset_tunables *out)
 {
-    const struct ml_cpu *c = ml_cpu();
-    struct ml_tun_cpu tc; /* field by field: no memset call */
-    tc.is_intel = c->is_intel;
-    tc.is_amd = c->is_amd;
-    tc.erms = c->erms;
-    tc.fsrm = c->fsrm;
-    tc.fsrs = c->fsrs;
-    tc.family = c->family;
-    tc.llc_bytes = ml_cpu_llc_bytes();
+    struct ml_tun_cpu tc;
+    this_cpu(&tc);
     ml_tunables_defaults(&tc, out);
+}
+
+void ml_cmp_tunables_cpu_defaults(struct ml_cmp_tunables *out)
+{
+    struct ml_tun_cpu tc;
+    this_cpu(&tc);
+    ml_cmp_tunables_defaults(&tc, out);
 }
 
 void ml_tunables_init(void)
 {
     static int claimed;
     struct ml_memset_tunables t;
-    ml_tunables_cpu_defaults(&t);
+    struct ml_cmp_tunables band;
+    struct ml_tun_cpu tc;
+    this_cpu(&tc);
+    ml_tunables_defaults(&tc, &t);
+    ml_cmp_tunables_defaults(&tc, &band);
     /* Every thread computes the same values (no lock: a signal handler
      * may get here while its own thread is half-way through), but only
      * the first one to read the environment warns about a malformed
@@ -161,6 +238,7 @@ void ml_tunables_init(void)
         if (apply_env(env, ENV_REP_STOSB, &t.rep_stosb, first))
             t.rep_stosb_sse2 = t.rep_stosb;
         apply_env(env, ENV_NT, &t.nt, first);
+        apply_env_band(env, ENV_CMP_PREFETCH, &band, first);
     }
     t.special = t.rep_stosb < t.nt ? t.rep_stosb : t.nt;
     t.special_sse2 = t.rep_stosb_sse2 < t.nt ? t.rep_stosb_sse2 : t.nt;
@@ -169,19 +247,22 @@ void ml_tunables_init(void)
     __atomic_store_n(&ml_memset_tun.nt, t.nt, __ATOMIC_RELAXED);
     __atomic_store_n(&ml_memset_tun.special, t.special, __ATOMIC_RELAXED);
     __atomic_store_n(&ml_memset_tun.special_sse2, t.special_sse2, __ATOMIC_RELAXED);
-    __atomic_store_n(&ml_memset_tun_ready, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&ml_cmp_tun.prefetch_lo, band.prefetch_lo, __ATOMIC_RELAXED);
+    __atomic_store_n(&ml_cmp_tun.prefetch_hi, band.prefetch_hi, __ATOMIC_RELAXED);
+    __atomic_store_n(&ml_tunables_ready, 1, __ATOMIC_RELEASE);
 }
 
 /* At start-up when a variable is set, so that a warning appears then and
  * not mid-run, and when values were computed before environ existed, so
- * that they are replaced.  Otherwise the first memset that needs them
+ * that they are replaced.  Otherwise the first call that needs them
  * computes them: reading the cache sizes takes several CPUID leaves,
  * each a trap to the hypervisor in a virtual machine, which a process
- * that never makes a large memset need not pay. */
+ * that never makes a large memset or compare need not pay. */
 __attribute__((constructor)) static void ml_tunables_ctor(void)
 {
     char **env = ml_environ();
-    if (__atomic_load_n(&ml_memset_tun_ready, __ATOMIC_ACQUIRE) ||
-        (env && (ml_env_get(env, ENV_REP_STOSB) || ml_env_get(env, ENV_NT))))
+    if (__atomic_load_n(&ml_tunables_ready, __ATOMIC_ACQUIRE) ||
+        (env && (ml_env_get(env, ENV_REP_STOSB) || ml_env_get(env, ENV_NT) ||
+                 ml_env_get(env, ENV_CMP_PREFETCH))))
         ml_tunables_init();
 }

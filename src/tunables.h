@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * memset tunables: the sizes from which memset uses `rep stosb` and
- * non-temporal stores.  Defaults come from the CPU (vendor, ERMS/FSRM/FSRS,
- * last-level cache size; see docs/memset.md); the environment
- * variables MEMLANE_REP_STOSB_THRESHOLD and MEMLANE_NT_THRESHOLD override
- * them.  Both are read once, at start-up or on the first large memset.
+ * Tunables: the sizes from which memset uses `rep stosb` and non-temporal
+ * stores, and the sizes at which memcmp and bcmp prefetch.  Defaults come
+ * from the CPU (vendor, family, ERMS/FSRM/FSRS, cache sizes; see
+ * docs/memset.md and docs/memcmp.md); the environment variables
+ * MEMLANE_REP_STOSB_THRESHOLD, MEMLANE_NT_THRESHOLD and
+ * MEMLANE_CMP_PREFETCH override them.  All are read once, at start-up or
+ * on the first call that needs them.
  */
 #ifndef MEMLANE_TUNABLES_H
 #define MEMLANE_TUNABLES_H
@@ -36,17 +38,52 @@ struct ml_memset_tunables {
     size_t special_sse2;   /* min(rep_stosb_sse2, nt), likewise */
 };
 
+/* The compares' prefetch band: memcmp and bcmp (x86-64 variants) of n
+ * bytes, lo <= n <= hi, ask for the lines of both buffers 2 KiB ahead of
+ * their loop.  Off: lo = ML_THRESHOLD_OFF, hi = 0; until the tunables are
+ * read, ML_CMP_PREFETCH_MIN and SIZE_MAX (see ml_cmp_in_band). */
+struct ml_cmp_tunables {
+    size_t prefetch_lo, prefetch_hi;
+};
+
+/* No band starts below this: the variants test n against it before they
+ * read the band, so smaller sizes never touch the tunables. */
+#define ML_CMP_PREFETCH_MIN ((size_t)256 << 10)
+
 ML_HIDDEN extern struct ml_memset_tunables ml_memset_tun;
-ML_HIDDEN extern int ml_memset_tun_ready;
+ML_HIDDEN extern struct ml_cmp_tunables ml_cmp_tun;
+ML_HIDDEN extern int ml_tunables_ready;
 ML_HIDDEN void ml_tunables_init(void);
 
 /* The tunables, computed on first use (a large memset may come before any
  * constructor ran).  Every thread computes the same values. */
+static inline void ml_tunables_ensure(void)
+{
+    if (__builtin_expect(!__atomic_load_n(&ml_tunables_ready, __ATOMIC_ACQUIRE), 0))
+        ml_tunables_init();
+}
 static inline const struct ml_memset_tunables *ml_memset_tunables(void)
 {
-    if (__builtin_expect(!__atomic_load_n(&ml_memset_tun_ready, __ATOMIC_ACQUIRE), 0))
-        ml_tunables_init();
+    ml_tunables_ensure();
     return &ml_memset_tun;
+}
+
+/* Whether a compare of n >= ML_CMP_PREFETCH_MIN bytes takes its
+ * prefetching loop.  No call, so that the variants' hot paths need no
+ * saved registers: until the tunables are read the band holds every size
+ * from ML_CMP_PREFETCH_MIN on, and the prefetching loop reads them
+ * (ml_cmp_prefetches). */
+static inline int ml_cmp_in_band(size_t n)
+{
+    return n >= __atomic_load_n(&ml_cmp_tun.prefetch_lo, __ATOMIC_RELAXED) &&
+           n <= __atomic_load_n(&ml_cmp_tun.prefetch_hi, __ATOMIC_RELAXED);
+}
+
+/* In a prefetching loop: whether n is in the band, the tunables read. */
+static inline int ml_cmp_prefetches(size_t n)
+{
+    ml_tunables_ensure();
+    return ml_cmp_in_band(n);
 }
 
 /* Sizes from this one on take the out-of-line path (which initialises the
@@ -81,10 +118,19 @@ struct ml_tun_cpu {
     unsigned is_intel : 1, is_amd : 1, erms : 1, fsrm : 1, fsrs : 1;
     unsigned family; /* CPUID display family (base + extended), 0 if unknown */
     size_t llc_bytes;
+    size_t l2_bytes; /* one core's L2, 0 if unknown */
 };
 ML_HIDDEN void ml_tunables_defaults(const struct ml_tun_cpu *cpu,
                                     struct ml_memset_tunables *out);
+/* The compares' prefetch band for a CPU description. */
+ML_HIDDEN void ml_cmp_tunables_defaults(const struct ml_tun_cpu *cpu,
+                                        struct ml_cmp_tunables *out);
 /* The defaults for the CPU this runs on (no environment applied). */
 ML_HIDDEN void ml_tunables_cpu_defaults(struct ml_memset_tunables *out);
+ML_HIDDEN void ml_cmp_tunables_cpu_defaults(struct ml_cmp_tunables *out);
+
+/* A band "LO-HI" (two sizes as ml_parse_size takes them, LO <= HI) or
+ * "off": 0 and *out set, or -1 and *out untouched. */
+ML_HIDDEN int ml_parse_band(const char *s, struct ml_cmp_tunables *out);
 
 #endif /* MEMLANE_TUNABLES_H */

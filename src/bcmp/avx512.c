@@ -10,11 +10,13 @@
  *   129..256   the second vector, then the two ending at n, one test
  *   257..      two vectors per iteration on p aligned to 64
  *              (four above 1 KiB, read as eight 32-byte vectors from 32
- *              to 256 KiB), then the two or four ending at n
+ *              to 256 KiB; in the prefetch band of tunables.h the lines
+ *              2 KiB ahead asked for), then the two or four ending at n
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/library.mk).
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
+#include "tunables.h"
 
 /* 129..256 bytes, the first 64 found equal: the second vector, then the
  * two ending at n under one test. */
@@ -26,6 +28,22 @@ static inline int differ_first_129_256(const unsigned char *p, const unsigned ch
         return (int)m | 1;
     return !_kortestz_mask64_u8(ml_ne64(p + n - 128, q + n - 128),
                                 ml_ne64(p + n - 64, q + n - 64));
+}
+
+/* n in the prefetch band (tunables.h), the bytes before i found equal,
+ * p + i aligned: 256 bytes a test as above 1 KiB, the lines 2 KiB ahead
+ * asked for while ml_cmp_prefetches confirms the band. */
+static __attribute__((noinline)) int
+bcmp_prefetching(const unsigned char *p, const unsigned char *q, size_t n, size_t i)
+{
+    int prefetch = ml_cmp_prefetches(n);
+    for (; i < n - 256; i += 256) {
+        if (prefetch)
+            ml_prefetch256_ahead(p, q, i);
+        if (ML_UNLIKELY(ml_differ256(p, q, i)))
+            return 1;
+    }
+    return ml_differ256(p, q, n - 256);
 }
 
 /*
@@ -46,6 +64,8 @@ static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
                     return 1;
             return ml_differ256_by32(p, q, n - 256);
         }
+        if (n >= ML_CMP_PREFETCH_MIN && ml_cmp_in_band(n))
+            return bcmp_prefetching(p, q, n, i);
         for (; i < n - 256; i += 256)
             if (ML_UNLIKELY(ml_differ256(p, q, i)))
                 return 1;

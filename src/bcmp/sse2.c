@@ -13,6 +13,7 @@
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
+#include "tunables.h"
 
 static inline int differ(__m128i e) { return _mm_movemask_epi8(e) != 0xffff; }
 
@@ -32,6 +33,22 @@ upto16_page_end(const unsigned char *p, const unsigned char *q, size_t n)
  * every iteration); a jump out of the function keeps the body straight,
  * falling through to the next test (docs/memcmp.md). */
 static __attribute__((noinline, cold)) int differs_in_loop(void) { return 1; }
+
+/* n in the prefetch band (tunables.h), the bytes before i found equal,
+ * p + i aligned: 64 bytes a test, the lines 2 KiB ahead asked for while
+ * ml_cmp_prefetches confirms the band. */
+static __attribute__((noinline)) int
+bcmp_prefetching(const unsigned char *p, const unsigned char *q, size_t n, size_t i)
+{
+    int prefetch = ml_cmp_prefetches(n);
+    for (; i < n - 64; i += 64) {
+        if (prefetch)
+            ml_prefetch_ahead(p, q, i);
+        if (ML_UNLIKELY(differ(ml_eq16x4_aligned_p(p + i, q + i))))
+            return 1;
+    }
+    return differ(ml_eq16x4(p + n - 64, q + n - 64));
+}
 
 __attribute__((aligned(64))) int memlane_bcmp_sse2(const void *a, const void *b, size_t n)
 {
@@ -74,6 +91,8 @@ __attribute__((aligned(64))) int memlane_bcmp_sse2(const void *a, const void *b,
         return differ(ml_eq16x4(p + n - 64, q + n - 64));
 
     size_t i = 64 - ((uintptr_t)p & 15);
+    if (ML_UNLIKELY(n >= ML_CMP_PREFETCH_MIN) && ml_cmp_in_band(n))
+        return bcmp_prefetching(p, q, n, i);
     do {
         if (ML_UNLIKELY(differ(ml_eq16x4_aligned_p(p + i, q + i))))
             return differs_in_loop();

@@ -18,6 +18,7 @@
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
+#include "tunables.h"
 
 /* The difference at the first differing byte of the 128 bytes at o (some
  * byte there differs).  Out of line and cold: the equal path then needs
@@ -68,6 +69,24 @@ static inline int same128(const unsigned char *p, const unsigned char *q, size_t
                                  ml_eq32(p + o + 96, q + o + 96))) == 0;
 }
 
+/* n in the prefetch band (tunables.h), the bytes before i found equal,
+ * p + i aligned: 128 bytes a test, the lines 2 KiB ahead asked for while
+ * ml_cmp_prefetches confirms the band. */
+static __attribute__((noinline)) int
+memcmp_prefetching(const unsigned char *p, const unsigned char *q, size_t n, size_t i)
+{
+    int prefetch = ml_cmp_prefetches(n);
+    for (; i < n - 128; i += 128) {
+        if (prefetch) {
+            ml_prefetch_ahead(p, q, i);
+            ml_prefetch_ahead(p, q, i + 64);
+        }
+        if (ML_UNLIKELY(!same128(p, q, i)))
+            return diff_in128(p, q, i);
+    }
+    return ML_LIKELY(same128(p, q, n - 128)) ? 0 : diff_in128(p, q, n - 128);
+}
+
 /* n > 128, the first 128 bytes found equal.  Out of line under clang,
  * which otherwise saved the registers of the loops on entry to
  * memlane_memcmp_avx2, on every call (docs/memcmp.md). */
@@ -82,6 +101,8 @@ static inline ML_OUTLINE_CLANG int memcmp_from128(const unsigned char *p,
      * is slower there.  The test is written out because a helper gave a
      * slower schedule (both in docs/memcmp.md). */
     if (n > 16384) {
+        if (n >= ML_CMP_PREFETCH_MIN && ml_cmp_in_band(n))
+            return memcmp_prefetching(p, q, n, i);
         const unsigned char *pa = p + i, *qa = q + i, *loop_end = p + n - 128;
         for (; pa + 128 < loop_end; pa += 256, qa += 256)
             if (ML_UNLIKELY(

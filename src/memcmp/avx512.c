@@ -15,7 +15,9 @@
  *              cmov), to n or to about 1 KiB, then
  *   257..1024  the one or two ending at n
  *   1025..     four per iteration (read as eight 32-byte vectors from 32
- *              to 256 KiB), then the four ending at n (bcmp's long path);
+ *              to 256 KiB; in the prefetch band of tunables.h the lines
+ *              2 KiB ahead asked for), then the four ending at n (bcmp's
+ *              long path);
  *              a group that differs is located by memcmp_locate256 (cold)
  * Upper register state: with gcc, mk/library.mk reserves xmm0-15 for this
  * file, so only zmm16-31 are used, which leave no dirty upper state and
@@ -24,6 +26,7 @@
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
+#include "tunables.h"
 
 /*
  * The first difference in [o, o+256), which holds one, the bytes before o
@@ -41,6 +44,22 @@ memcmp_locate256(const unsigned char *p, const unsigned char *q, size_t o)
     size_t at =
         ml_first_of2(ml_ne64(p + o, q + o), o, ml_ne64(p + o + 64, q + o + 64), o + 64);
     return ml_diff_at(p, q, at);
+}
+
+/* n in the prefetch band (tunables.h), the bytes before i found equal,
+ * p + i aligned: 256 bytes a test as above 1 KiB, the lines 2 KiB ahead
+ * asked for while ml_cmp_prefetches confirms the band. */
+static __attribute__((noinline)) int
+memcmp_prefetching(const unsigned char *p, const unsigned char *q, size_t n, size_t i)
+{
+    int prefetch = ml_cmp_prefetches(n);
+    for (; i < n - 256; i += 256) {
+        if (prefetch)
+            ml_prefetch256_ahead(p, q, i);
+        if (ML_UNLIKELY(ml_differ256(p, q, i)))
+            return memcmp_locate256(p, q, i);
+    }
+    return ML_LIKELY(!ml_differ256(p, q, n - 256)) ? 0 : memcmp_locate256(p, q, n - 256);
 }
 
 /* The 128 bytes at o: 0 if equal, else the difference at their first
@@ -80,6 +99,8 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
                        ? 0
                        : memcmp_locate256(p, q, n - 256);
         }
+        if (n >= ML_CMP_PREFETCH_MIN && ml_cmp_in_band(n))
+            return memcmp_prefetching(p, q, n, i);
         for (; i < n - 256; i += 256)
             if (ML_UNLIKELY(ml_differ256(p, q, i)))
                 return memcmp_locate256(p, q, i);

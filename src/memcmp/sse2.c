@@ -22,6 +22,7 @@
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
+#include "tunables.h"
 
 /* Whether all bytes of four equality vectors are equal. */
 static inline int all_eq4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
@@ -84,6 +85,23 @@ upto16_page_end(const unsigned char *p, const unsigned char *q, size_t n)
     return m ? ml_diff_at(p, q, ml_ctz64(m)) : 0;
 }
 #endif
+
+/* n in the prefetch band (tunables.h), the bytes before i found equal,
+ * p + i aligned: 64 bytes a test, the lines 2 KiB ahead asked for while
+ * ml_cmp_prefetches confirms the band. */
+static __attribute__((noinline)) int
+memcmp_prefetching(const unsigned char *p, const unsigned char *q, size_t n, size_t i)
+{
+    int prefetch = ml_cmp_prefetches(n);
+    size_t at;
+    for (; i < n - 64; i += 64) {
+        if (prefetch)
+            ml_prefetch_ahead(p, q, i);
+        if (ML_UNLIKELY(differ_at4(p, q, i, &at)))
+            return ml_diff_at(p, q, at);
+    }
+    return differ_at4(p, q, n - 64, &at) ? ml_diff_at(p, q, at) : 0;
+}
 
 __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *b,
                                                      size_t n)
@@ -149,6 +167,8 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
      * the step back to alignment re-reads at most 15 bytes already found
      * equal. */
     size_t step_in = 64 - ((uintptr_t)p & 15);
+    if (ML_UNLIKELY(n >= ML_CMP_PREFETCH_MIN) && ml_cmp_in_band(n))
+        return memcmp_prefetching(p, q, n, step_in);
     const unsigned char *pa = p + step_in, *qa = q + step_in, *loop_end = p + n - 64;
     do {
         __m128i e0 = ml_eq16_aligned_p(pa, qa), e1 = ml_eq16_aligned_p(pa + 16, qa + 16);

@@ -8,7 +8,7 @@
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-NOENV="-u MEMLANE_ARCH -u MEMLANE_REP_STOSB_THRESHOLD -u MEMLANE_NT_THRESHOLD"
+NOENV="-u MEMLANE_ARCH -u MEMLANE_REP_STOSB_THRESHOLD -u MEMLANE_NT_THRESHOLD -u MEMLANE_CMP_PREFETCH"
 MAXLEN=200 # bytes of the whole line, newline included
 nl='
 '

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The memset tunables: the size parser, the defaults by CPU, the
- * environment at start-up (a malformed value gives one line on stderr and
- * the default, never a crash), and the path a large memset takes before
- * the tunables are in place.  Prints "N passed, N failed".
+ * The tunables (memset's thresholds, the compares' prefetch band): the
+ * size and band parsers, the defaults by CPU, the environment at start-up
+ * (a malformed value gives one line on stderr and the default, never a
+ * crash), and the paths a large memset or compare takes before the
+ * tunables are in place.  Prints "N passed, N failed".
  *
  *   memset-tunables-test            run the checks
- *   memset-tunables-test --print    print "rep_stosb nt rep_stosb_sse2" as the library
- *                                   sees them (used by the checks)
+ *   memset-tunables-test --print    print "rep_stosb nt rep_stosb_sse2 lo hi" as
+ *                                   the library sees them (used by the checks)
  */
 #include <fcntl.h>
 #include <spawn.h>
@@ -98,12 +99,96 @@ static void test_parser(void)
     parse_bad("18014398509481984K"); /* 2^64 */
 }
 
+static void band_ok(const char *s, size_t lo, size_t hi)
+{
+    struct ml_cmp_tunables b = {1, 2};
+    char buf[200];
+    int r = ml_parse_band(s, &b);
+    snprintf(buf, sizeof buf, "\"%s\": returned %d, band %zu-%zu, want 0 and %zu-%zu", s,
+             r, b.prefetch_lo, b.prefetch_hi, lo, hi);
+    check(r == 0 && b.prefetch_lo == lo && b.prefetch_hi == hi, "parse-band", buf);
+}
+
+static void band_bad(const char *s)
+{
+    struct ml_cmp_tunables b = {1, 2};
+    char buf[200];
+    int r = ml_parse_band(s, &b);
+    snprintf(buf, sizeof buf, "\"%s\": returned %d, band %zu-%zu, want -1 and untouched",
+             s ? s : "(null)", r, b.prefetch_lo, b.prefetch_hi);
+    check(r == -1 && b.prefetch_lo == 1 && b.prefetch_hi == 2, "parse-band-malformed",
+          buf);
+}
+
+static void test_band_parser(void)
+{
+    band_ok("1M-4M", (size_t)1 << 20, (size_t)4 << 20);
+    band_ok("256KiB-64mb", (size_t)256 << 10, (size_t)64 << 20);
+    band_ok("4096-4096", 4096, 4096);
+    band_ok("off", ML_THRESHOLD_OFF, 0);
+    band_ok("OFF", ML_THRESHOLD_OFF, 0);
+    band_bad(NULL);
+    band_bad("");
+    band_bad("4M");
+    band_bad("4M-1M");
+    band_bad("1M-");
+    band_bad("-4M");
+    band_bad("1M-4M-8M");
+    band_bad("1M - 4M");
+    band_bad("x-y");
+    band_bad("off-4M");
+    band_bad("1M-18446744073709551616");
+}
+
+/* The band from a CPU description: measured on Zen 5, off elsewhere. */
+static void test_band_defaults(void)
+{
+    struct ml_tun_cpu c;
+    struct ml_cmp_tunables b;
+    char buf[200];
+    const size_t K = 1024, M = K * K;
+    static const struct {
+        unsigned is_intel, is_amd, family;
+        size_t l2, llc, lo, hi; /* hi 0: off */
+        const char *what;
+    } cases[] = {
+        {0, 1, 0x1a, 1 * M, 508 * M, 1 * M, 4 * M, "Zen 5 in KVM (L3 summed over CCXs)"},
+        {0, 1, 0x1a, 1 * M, 32 * M, 1 * M, 4 * M, "Zen 5, 32 MiB L3"},
+        {0, 1, 0x1a, 1 * M, 96 * M, 1 * M, 12 * M, "Zen 5, 96 MiB L3 (V-Cache)"},
+        {0, 1, 0x1a, 128 * K, 32 * M, 256 * K, 4 * M, "an L2 below the smallest start"},
+        {0, 1, 0x1a, 1 * M, 4 * M, 0, 0, "an eighth of the L3 below the L2"},
+        {0, 1, 0x1a, 0, 32 * M, 0, 0, "L2 unknown"},
+        {0, 1, 0x1a, 1 * M, 0, 0, 0, "L3 unknown"},
+        {0, 1, 0x19, 1 * M, 32 * M, 0, 0, "Zen 4 (not measured)"},
+        {1, 0, 0x06, 2 * M, 32 * M, 0, 0, "Intel (not measured)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        c.is_intel = cases[i].is_intel, c.is_amd = cases[i].is_amd;
+        c.erms = 1, c.fsrm = 1, c.fsrs = 0;
+        c.family = cases[i].family;
+        c.l2_bytes = cases[i].l2;
+        c.llc_bytes = cases[i].llc;
+        ml_cmp_tunables_defaults(&c, &b);
+        size_t want_lo = cases[i].hi ? cases[i].lo : ML_THRESHOLD_OFF;
+        snprintf(buf, sizeof buf, "%s: band %zu-%zu, want %zu-%zu", cases[i].what,
+                 b.prefetch_lo, b.prefetch_hi, want_lo, cases[i].hi);
+        check(b.prefetch_lo == want_lo && b.prefetch_hi == cases[i].hi, "band-defaults",
+              buf);
+    }
+#if defined(__x86_64__)
+    size_t l2 = ml_cpu_l2_bytes();
+    snprintf(buf, sizeof buf, "ml_cpu_l2_bytes() = %zu", l2);
+    check(l2 >= ((size_t)64 << 10) && l2 <= ((size_t)64 << 20), "l2-from-cpuid", buf);
+#endif
+}
+
 static void test_defaults(void)
 {
     struct ml_tun_cpu c;
     struct ml_memset_tunables t;
     char buf[200];
 
+    c.l2_bytes = 0; /* not read by the memset defaults */
     /* Zen 4 as measured: no rep stosb below the NT threshold, NT from half
      * the LLC, and rep stosb as the fallback there if NT is turned off. */
     c.is_intel = 0, c.is_amd = 1, c.erms = 1, c.fsrm = 1, c.fsrs = 0;
@@ -178,7 +263,8 @@ static int run_print(const char *self, const char *assign, char *out, size_t out
     size_t k = 0;
     for (char **e = environ; *e && k < 60; e++)
         if (strncmp(*e, "MEMLANE_REP_STOSB_THRESHOLD=", 28) &&
-            strncmp(*e, "MEMLANE_NT_THRESHOLD=", 21))
+            strncmp(*e, "MEMLANE_NT_THRESHOLD=", 21) &&
+            strncmp(*e, "MEMLANE_CMP_PREFETCH=", 21))
             envp[k++] = *e;
     if (assign)
         envp[k++] = (char *)assign;
@@ -228,36 +314,48 @@ static void test_environment(const char *self)
     check(r == 0 && err[0] == 0 && def[0], "env-default", buf);
 
     static const struct {
-        const char *assign, *want; /* want: "rep nt rep-sse2", NULL: the defaults */
+        const char *assign;
         int warns;
     } cases[] = {
-        {"MEMLANE_REP_STOSB_THRESHOLD=4K", NULL, 0},
-        {"MEMLANE_NT_THRESHOLD=8M", NULL, 0},
-        {"MEMLANE_NT_THRESHOLD=off", NULL, 0},
-        {"MEMLANE_REP_STOSB_THRESHOLD=bogus", NULL, 1},
-        {"MEMLANE_NT_THRESHOLD=12Q", NULL, 1},
-        {"MEMLANE_NT_THRESHOLD=99999999999999999999999", NULL, 1},
-        {"MEMLANE_NT_THRESHOLD=", NULL, 0},
+        {"MEMLANE_REP_STOSB_THRESHOLD=4K", 0},
+        {"MEMLANE_NT_THRESHOLD=8M", 0},
+        {"MEMLANE_NT_THRESHOLD=off", 0},
+        {"MEMLANE_REP_STOSB_THRESHOLD=bogus", 1},
+        {"MEMLANE_NT_THRESHOLD=12Q", 1},
+        {"MEMLANE_NT_THRESHOLD=99999999999999999999999", 1},
+        {"MEMLANE_NT_THRESHOLD=", 0},
+        {"MEMLANE_CMP_PREFETCH=2M-8M", 0},
+        {"MEMLANE_CMP_PREFETCH=off", 0},
+        {"MEMLANE_CMP_PREFETCH=8M-2M", 1},
+        {"MEMLANE_CMP_PREFETCH=4M", 1},
+        {"MEMLANE_CMP_PREFETCH=", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         r = run_print(self, cases[i].assign, out, sizeof out, err, sizeof err);
         /* What the library must print: the default with this one change. */
-        size_t rep, nt, rep2, want_rep, want_nt, want_rep2;
-        sscanf(def, "%zu %zu %zu", &want_rep, &want_nt, &want_rep2);
+        size_t rep, nt, rep2, lo, hi, want_rep, want_nt, want_rep2, want_lo, want_hi;
+        sscanf(def, "%zu %zu %zu %zu %zu", &want_rep, &want_nt, &want_rep2, &want_lo,
+               &want_hi);
         const char *val = strchr(cases[i].assign, '=') + 1;
         size_t v;
-        if (!cases[i].warns && *val && ml_parse_size(val, &v) == 0) {
+        struct ml_cmp_tunables band;
+        if (!strncmp(cases[i].assign, "MEMLANE_CMP_PREFETCH", 20)) {
+            if (!cases[i].warns && *val && ml_parse_band(val, &band) == 0)
+                want_lo = band.prefetch_lo, want_hi = band.prefetch_hi;
+        } else if (!cases[i].warns && *val && ml_parse_size(val, &v) == 0) {
             if (!strncmp(cases[i].assign, "MEMLANE_NT", 10))
                 want_nt = v;
             else
                 want_rep = want_rep2 = v; /* every variant's threshold */
         }
-        int got = sscanf(out, "%zu %zu %zu", &rep, &nt, &rep2) == 3;
-        snprintf(
-            buf, sizeof buf,
-            "%s: exit %d, printed \"%.60s\" (want %zu %zu %zu), %zu stderr lines: \"%s\"",
-            cases[i].assign, r, out, want_rep, want_nt, want_rep2, count_lines(err), err);
+        int got = sscanf(out, "%zu %zu %zu %zu %zu", &rep, &nt, &rep2, &lo, &hi) == 5;
+        snprintf(buf, sizeof buf,
+                 "%s: exit %d, printed \"%.80s\" (want %zu %zu %zu %zu %zu), %zu stderr "
+                 "lines: \"%s\"",
+                 cases[i].assign, r, out, want_rep, want_nt, want_rep2, want_lo, want_hi,
+                 count_lines(err), err);
         int ok = r == 0 && got && rep == want_rep && nt == want_nt && rep2 == want_rep2 &&
+                 lo == want_lo && hi == want_hi &&
                  count_lines(err) == (size_t)cases[i].warns &&
                  (!cases[i].warns ||
                   (strstr(err, "memlane:") && strstr(err, "using the default")));
@@ -306,6 +404,78 @@ static void test_before_init(void)
     check(f != NULL, "before-init", "memset in the variant table");
 }
 
+/*
+ * The compares before the tunables are in place (the band then holds
+ * every size from ML_CMP_PREFETCH_MIN on, so the prefetching loop runs and
+ * reads the tunables: an x86-64 variant that reaches its loop must leave
+ * them read), then with the band forced on for every such size and off:
+ * each memcmp and bcmp variant at sizes about the band's start and the
+ * loops' steps, equal and with one difference at the first, the last and
+ * a spread of bytes, against the generic variant.
+ */
+static void test_cmp_before_init(void)
+{
+    static const size_t sizes[] = {ML_CMP_PREFETCH_MIN,      ML_CMP_PREFETCH_MIN + 1,
+                                   ML_CMP_PREFETCH_MIN + 63, ML_CMP_PREFETCH_MIN + 200,
+                                   (size_t)1 << 20,          ((size_t)1 << 20) + 129};
+    enum { MAXN = (1 << 20) + 129 + 64 };
+    static unsigned char a[MAXN], b[MAXN];
+    const struct ml_cmp_tunables set = ml_cmp_tun;
+    static const struct ml_cmp_tunables bands[3] = {
+        {ML_CMP_PREFETCH_MIN, SIZE_MAX}, /* before init */
+        {ML_CMP_PREFETCH_MIN, SIZE_MAX}, /* on, initialised */
+        {ML_THRESHOLD_OFF, 0},           /* off */
+    };
+    static const char *const funcs[] = {"memcmp", "bcmp"};
+    char what[128];
+    for (size_t i = 0; i < MAXN; i++)
+        a[i] = b[i] = (unsigned char)(i * 7 + 3);
+    for (int fi = 0; fi < 2; fi++) {
+        const struct ml_function *f = ml_function_find(funcs[fi]);
+        check(f != NULL, "cmp-before-init", funcs[fi]);
+        for (unsigned v = 0; f && v < f->nvariants; v++) {
+            if (!ml_level_supported(f->variants[v].level))
+                continue;
+            unsigned bad = 0, calls = 0, uninit = 0;
+            for (int k = 0; k < 3; k++)
+                for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+                    for (size_t off = 0; off < 64; off += 21) {
+                        size_t n = sizes[s];
+                        for (size_t w = 0; w < 12; w++) {
+                            /* w 0: equal; 1: byte 0; 2: n - 1; then a spread */
+                            size_t at = w == 1   ? 0
+                                        : w == 2 ? n - 1
+                                                 : (n / 11) * (w - 2) + w;
+                            if (w)
+                                b[off + at] ^= 0x80;
+                            if (k == 0)
+                                __atomic_store_n(&ml_tunables_ready, 0, __ATOMIC_RELEASE);
+                            ml_cmp_tun = bands[k];
+                            int got = f->variants[v].fn.cmp(a + off, b + off, n);
+                            /* read: every compare that reaches its loop
+                             * (equal, or the difference at the end) */
+                            uninit += k == 0 && (w == 0 || w == 2) &&
+                                      f->variants[v].level != ML_GENERIC &&
+                                      !ml_tunables_ready;
+                            ml_cmp_tun = set;
+                            int want = memlane_memcmp_generic(a + off, b + off, n);
+                            bad +=
+                                fi ? (got != 0) != (want != 0)
+                                   : (got > 0) != (want > 0) || (got < 0) != (want < 0);
+                            calls++;
+                            if (w)
+                                b[off + at] ^= 0x80;
+                        }
+                    }
+            __atomic_store_n(&ml_tunables_ready, 1, __ATOMIC_RELEASE);
+            snprintf(what, sizeof what,
+                     "%s_%s: %u of %u calls wrong, %u left uninitialised", funcs[fi],
+                     f->variants[v].name, bad, calls, uninit);
+            check(bad == 0 && uninit == 0, "cmp-before-init", what);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--print")) {
@@ -314,13 +484,17 @@ int main(int argc, char **argv)
         static unsigned char big[1 << 16];
         memlane_memset(big, 1, sizeof big);
         const struct ml_memset_tunables *t = ml_memset_tunables();
-        printf("%zu %zu %zu\n", t->rep_stosb, t->nt, t->rep_stosb_sse2);
+        printf("%zu %zu %zu %zu %zu\n", t->rep_stosb, t->nt, t->rep_stosb_sse2,
+               ml_cmp_tun.prefetch_lo, ml_cmp_tun.prefetch_hi);
         return big[4095] == 1 ? 0 : 1;
     }
     test_parser();
+    test_band_parser();
     test_defaults();
+    test_band_defaults();
     test_environment("/proc/self/exe");
     test_before_init();
+    test_cmp_before_init();
     printf("tunables: %u passed, %u failed\n", passed, failed);
     return failed != 0;
 }
