@@ -373,9 +373,10 @@ static inline int ml_differ256(const unsigned char *p, const unsigned char *q, s
 
 /*
  * Whether the 256 bytes at o differ, read as eight 32-byte vectors.
- * Where the two buffers outgrow L1 but stay in L2 this beat the 64-byte
- * loads of ml_differ256 (as glibc's evex loop of 32-byte vectors does);
- * in L1 and beyond L2 the 64-byte loads win or tie (docs/memcmp.md).
+ * Where the two buffers outgrow L1 this beat the 64-byte loads of
+ * ml_differ256 (as glibc's evex loop of 32-byte vectors does), but for
+ * calls back to back at 256-512 KiB; in L1 the 64-byte loads win
+ * (docs/memcmp.md).
  */
 static inline int ml_differ256_by32(const unsigned char *p, const unsigned char *q,
                                     size_t o)
@@ -393,11 +394,11 @@ static inline int ml_differ256_by32(const unsigned char *p, const unsigned char 
                                   0xfe);
     return _mm256_test_epi8_mask(c, c) != 0;
 }
-/* The sizes n that take it, ML_BY32_MIN <= n < ML_BY32_MAX: the band
- * measured on Zen 5 (L1d 48 KiB, L2 1 MiB); at 28 and 256 KiB the 64-byte
- * loads were still faster. */
+/* The sizes n that take it, n >= ML_BY32_MIN (measured on Zen 5, L1d
+ * 48 KiB: at 28 KiB the 64-byte loads were still faster).  From L3 the
+ * 64-byte loads lost where a call comes after a pause in 512-bit work
+ * (docs/memcmp.md). */
 #define ML_BY32_MIN ((size_t)32 << 10)
-#define ML_BY32_MAX ((size_t)256 << 10)
 
 /* 32-byte vectors with EVEX encodings (AVX-512 VL), which can use
  * ymm16-31. */

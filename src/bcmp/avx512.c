@@ -10,8 +10,9 @@
  *   129..256   the second vector, then the two ending at n, one test
  *   257..      two vectors per iteration on p aligned to 64
  *              (four above 1 KiB, read as eight 32-byte vectors from 32
- *              to 256 KiB; in the prefetch band of tunables.h the lines
- *              2 KiB ahead asked for), then the two or four ending at n
+ *              KiB on, except in the prefetch band of tunables.h, where
+ *              the lines 2 KiB ahead are asked for), then the two or four
+ *              ending at n
  * Only zmm16-31 with gcc (see memcmp/avx512.c and mk/library.mk).
  */
 #include "internal.h"
@@ -58,14 +59,14 @@ static int bcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
 {
     size_t i = 64 - ((uintptr_t)p & 63);
     if (n > 1024) {
-        if (n - ML_BY32_MIN < ML_BY32_MAX - ML_BY32_MIN) {
+        if (n >= ML_CMP_PREFETCH_MIN && ml_cmp_in_band(n))
+            return bcmp_prefetching(p, q, n, i);
+        if (n >= ML_BY32_MIN) {
             for (; i < n - 256; i += 256)
                 if (ML_UNLIKELY(ml_differ256_by32(p, q, i)))
                     return 1;
             return ml_differ256_by32(p, q, n - 256);
         }
-        if (n >= ML_CMP_PREFETCH_MIN && ml_cmp_in_band(n))
-            return bcmp_prefetching(p, q, n, i);
         for (; i < n - 256; i += 256)
             if (ML_UNLIKELY(ml_differ256(p, q, i)))
                 return 1;

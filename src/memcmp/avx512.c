@@ -15,9 +15,9 @@
  *              cmov), to n or to about 1 KiB, then
  *   257..1024  the one or two ending at n
  *   1025..     four per iteration (read as eight 32-byte vectors from 32
- *              to 256 KiB; in the prefetch band of tunables.h the lines
- *              2 KiB ahead asked for), then the four ending at n (bcmp's
- *              long path);
+ *              KiB on, except in the prefetch band of tunables.h, where
+ *              the lines 2 KiB ahead are asked for), then the four ending
+ *              at n (bcmp's long path);
  *              a group that differs is located by memcmp_locate256 (cold)
  * Upper register state: with gcc, mk/library.mk reserves xmm0-15 for this
  * file, so only zmm16-31 are used, which leave no dirty upper state and
@@ -91,7 +91,9 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
                 return d;
             i += 128;
         } while (i < 1024 - 128);
-        if (n - ML_BY32_MIN < ML_BY32_MAX - ML_BY32_MIN) {
+        if (n >= ML_CMP_PREFETCH_MIN && ml_cmp_in_band(n))
+            return memcmp_prefetching(p, q, n, i);
+        if (n >= ML_BY32_MIN) {
             for (; i < n - 256; i += 256)
                 if (ML_UNLIKELY(ml_differ256_by32(p, q, i)))
                     return memcmp_locate256(p, q, i);
@@ -99,8 +101,6 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
                        ? 0
                        : memcmp_locate256(p, q, n - 256);
         }
-        if (n >= ML_CMP_PREFETCH_MIN && ml_cmp_in_band(n))
-            return memcmp_prefetching(p, q, n, i);
         for (; i < n - 256; i += 256)
             if (ML_UNLIKELY(ml_differ256(p, q, i)))
                 return memcmp_locate256(p, q, i);
