@@ -107,10 +107,10 @@ void ml_cmp_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_cmp_tunabl
 {
     out->prefetch_lo = ML_THRESHOLD_OFF;
     out->prefetch_hi = 0;
-    /* Measured on Zen 5 only (docs/memcmp.md, "Prefetching from L3"):
-     * from one core's L2 (both buffers then outgrow it) to an eighth of
-     * the L3 (both within a quarter of it); beyond that, from DRAM, the
-     * prefetches slowed the loops. */
+    /* Measured on Zen 5 only (docs/memcmp.md, "Prefetching where both
+     * buffers live in L3"): from one core's L2 (both buffers then outgrow
+     * it) to an eighth of the L3 (both within a quarter of it); beyond
+     * that, from DRAM, the prefetches slowed the loops. */
     if (!cpu->is_amd || cpu->family != 0x1a || !cpu->l2_bytes || !cpu->llc_bytes)
         return;
     size_t llc =
