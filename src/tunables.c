@@ -78,13 +78,19 @@ int ml_parse_size(const char *s, size_t *out)
     return ml_parse_size_span(s, end, out) ? -1 : 0;
 }
 
+/* The last-level cache one core uses: an AMD L3 above what one CCX can
+ * have is a sum over CCXs, and one CCX's is assumed. */
+static size_t core_llc(const struct ml_tun_cpu *cpu)
+{
+    if (cpu->is_amd && cpu->llc_bytes > ML_AMD_CCX_L3_MAX)
+        return ML_AMD_CCX_L3_ASSUMED;
+    return cpu->llc_bytes;
+}
+
 void ml_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_memset_tunables *out)
 {
     /* The measurements behind each rule: docs/memset.md, "Thresholds". */
-    size_t llc = cpu->llc_bytes;
-    /* An AMD L3 above what one CCX can have is a sum over CCXs. */
-    if (cpu->is_amd && llc > ML_AMD_CCX_L3_MAX)
-        llc = ML_AMD_CCX_L3_ASSUMED;
+    size_t llc = core_llc(cpu);
     /* NT stores from half the LLC: a fill that stays in the cache wins below. */
     size_t nt = llc ? llc / 2 : ML_THRESHOLD_OFF;
 
@@ -113,10 +119,8 @@ void ml_cmp_tunables_defaults(const struct ml_tun_cpu *cpu, struct ml_cmp_tunabl
      * that, from DRAM, the prefetches slowed the loops. */
     if (!cpu->is_amd || cpu->family != 0x1a || !cpu->l2_bytes || !cpu->llc_bytes)
         return;
-    size_t llc =
-        cpu->llc_bytes > ML_AMD_CCX_L3_MAX ? ML_AMD_CCX_L3_ASSUMED : cpu->llc_bytes;
     size_t lo = cpu->l2_bytes > ML_CMP_PREFETCH_MIN ? cpu->l2_bytes : ML_CMP_PREFETCH_MIN;
-    size_t hi = llc / 8;
+    size_t hi = core_llc(cpu) / 8;
     if (lo <= hi) {
         out->prefetch_lo = lo;
         out->prefetch_hi = hi;
