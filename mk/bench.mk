@@ -145,6 +145,7 @@ endif
 #           AB_IMPLS="avx2 memlane" AB_GLIBC=default|avx2|sse2
 #           AB_PROBE_MAX=T (rerun until the state probe reads <= T ticks)
 #           AB_CALLER=branch (the timed loop branches on each compare's result)
+#           AB_DRAWS=own (random sizes and positions drawn per implementation)
 # (bench/ab/ab.c and run.sh say more.)  `make memset-ab` is the former
 # memset harness's interface: FUNC=memset, its speed-ratio layout.
 # The harness is built (not run) by `make test`, so it keeps compiling.

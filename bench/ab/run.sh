@@ -27,6 +27,9 @@
 #               return address elsewhere relative to the data; 0: never)
 #   AB_CALLER   sum (default) | branch: the timed loop adds up the compares'
 #               results, or branches on each as a caller does (ab.c)
+#   AB_DRAWS    shared (default) | own: random cuts and difference positions
+#               the same for every implementation of a sample, or drawn for
+#               each (needed where libc runs against itself: ab.c)
 #   AB_GLIBC    default | avx2 | sse2: glibc's code at that level through
 #               GLIBC_TUNABLES (default: as the environment says)
 #   AB_FORMAT   table (default) | speed (memset-ab's old layout: per row
@@ -117,7 +120,8 @@ measure() {
                     $1 != "size" && $1 != "dist" { print impl, pad, $1, $2, $3 }'
         done
     done | awk -v fmt="${AB_FORMAT:-table}" -v func="$func" -v mode="$mode" -v data="$data" \
-        -v tun="${GLIBC_TUNABLES:-}" -v pads="$pads" -v caller="${AB_CALLER:-sum}" '
+        -v tun="${GLIBC_TUNABLES:-}" -v pads="$pads" -v caller="${AB_CALLER:-sum}" \
+        -v draws="${AB_DRAWS:-shared}" '
         function med(s,    v, n, i, j, x) {
             n = split(s, v, " ")
             for (i = 2; i <= n; i++)        # insertion sort, n is small
@@ -138,8 +142,9 @@ measure() {
                 for (i = 0; i < nk; i++) print order[i] ":" sp[order[i]]
                 exit
             }
-            printf "# %s %s %s%s, libc: %s%s; placements (pads): %s\n", func, mode, data,
-                caller == "branch" ? " (the caller branches on the result)" : "", libc,
+            printf "# %s %s %s%s%s, libc: %s%s; placements (pads): %s\n", func, mode, data,
+                caller == "branch" ? " (the caller branches on the result)" : "",
+                draws == "own" ? " (draws per implementation)" : "", libc,
                 tun != "" ? " (GLIBC_TUNABLES=" tun ")" : "", pads
             print "# ticks: median over placements of each process median (TSC ticks a call);"
             print "# ratio: impl time / libc time, median over placements [min max];"

@@ -23,6 +23,7 @@ for d in mismatch/101 mismatch/x mismatch/ mismatch: mismatch:/50 mismatch:x \
     refused "$d"
 done
 refused equal AB_CALLER=maybe
+refused mismatch AB_DRAWS=mine
 
 # taken DATA [VAR=VALUE]: runs (one row of 16 B; only its exit and row are checked).
 taken() {
@@ -35,6 +36,7 @@ taken mismatch/25
 taken mismatch:5/50
 taken mismatch:3-9/0 AB_CALLER=branch
 taken equal AB_CALLER=sum
+taken mismatch AB_DRAWS=own
 
 echo "ab arguments: $pass passed, $fail failed"
 [ $fail -eq 0 ]
