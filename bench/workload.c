@@ -732,7 +732,10 @@ static void verdict(FILE *out, const struct profile *p, struct row_verdict *rows
             helped = 1;
         }
     }
-    if (!helped)
+    if (helped) /* the replay shuffles the calls at one call site: memlane-bench(1) */
+        fprintf(out, "  (in this replay; time a setting on the program itself before "
+                     "keeping it: memlane-bench(1), REPLAYING A PROGRAM)\n");
+    else
         fprintf(out,
                 "  No setting tried helps by 2%% or more (MEMLANE_ARCH below %s%s).\n",
                 ml_level_name(ml_selected_level()),
