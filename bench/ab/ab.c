@@ -251,10 +251,9 @@ static int caller_branches;
 
 /* AB_DRAWS=own: each implementation runs a cut and difference positions
  * of its own, drawn for it, instead of the same ones as the others.  The
- * branch predictor remembers a cut of a few hundred calls: the same code
- * run twice on one cut runs the second time about twice as fast (glibc
- * against itself read 0.48 on Uniform512 with a random difference), so
- * a control of libc against libc needs own draws on those rows. */
+ * branch predictor remembers a cut of a few hundred calls, so the same
+ * code run twice on one cut is faster the second time: a control of libc
+ * against libc needs its own draws (docs/benchmarking.md). */
 static int own_draws;
 
 /* k calls cycling over the call list from call 0. */
