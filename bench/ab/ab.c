@@ -256,6 +256,19 @@ static int caller_branches;
  * against libc needs its own draws (docs/benchmarking.md). */
 static int own_draws;
 
+/* An environment variable that chooses between two values: 0 when unset,
+ * empty or `off`, 1 when `on`, else -1 after a line on stderr. */
+static int env_choice(const char *name, const char *off, const char *on)
+{
+    const char *v = getenv(name);
+    if (!v || !*v || !strcmp(v, off))
+        return 0;
+    if (!strcmp(v, on))
+        return 1;
+    fprintf(stderr, "ab: %s is %s or %s, not %s\n", name, off, on, v);
+    return -1;
+}
+
 /* k calls cycling over the call list from call 0. */
 static __attribute__((noinline)) double run_calls(int impl, size_t k)
 {
@@ -522,23 +535,10 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    const char *caller = getenv("AB_CALLER");
-    if (caller && *caller && strcmp(caller, "sum")) {
-        if (strcmp(caller, "branch")) {
-            fprintf(stderr, "ab: AB_CALLER is sum or branch, not %s\n", caller);
-            return 2;
-        }
-        caller_branches = 1;
-    }
-
-    const char *draws = getenv("AB_DRAWS");
-    if (draws && *draws && strcmp(draws, "shared")) {
-        if (strcmp(draws, "own")) {
-            fprintf(stderr, "ab: AB_DRAWS is shared or own, not %s\n", draws);
-            return 2;
-        }
-        own_draws = 1;
-    }
+    caller_branches = env_choice("AB_CALLER", "sum", "branch");
+    own_draws = env_choice("AB_DRAWS", "shared", "own");
+    if (caller_branches < 0 || own_draws < 0)
+        return 2;
 
     /* AB_STACK: bytes by which the timed calls' stack moves down.  Where
      * the return address lands relative to the harness's data and the
