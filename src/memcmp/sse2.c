@@ -2,8 +2,9 @@
 /*
  * memcmp, SSE2 (x86-64 baseline): 16-byte vectors, pcmpeqb + pmovmskb.
  *
- * Size ladder (every load inside [a, a+n)):
- *     0..16    overlapping little-endian words (no byte loop)
+ * Size ladder (loads inside [a, a+n) but at 1..16 B):
+ *     0..16    one vector, its bits from n cleared, when both stay on
+ *              their page (ML_READ_AROUND); else overlapping words
  *    17..32    head + tail vector, one 32-bit mask
  *    33..      the first vector alone, then
  *    33..64    the second vector and the two ending at n
@@ -71,6 +72,17 @@ static inline ML_INLINE_CLANG int differ_at4(const unsigned char *p,
         return 0;
     *at = o + ml_ctz64(ne_mask4(e0, e1, e2, e3));
     return 1;
+}
+
+/* The loop's exit: the four equality vectors of the 64 bytes at o (e01
+ * and e0123 the running ANDs) hold a difference.  Out of line, so that
+ * the loop is one block that falls through to the tail (docs/memcmp.md). */
+static __attribute__((noinline, cold)) int loop_differs(const unsigned char *p,
+                                                        const unsigned char *q, size_t o,
+                                                        __m128i e0, __m128i e01,
+                                                        __m128i e2, __m128i e0123)
+{
+    return ml_diff_at(p, q, o + ml_ctz64(ne_mask4(e0, e01, e2, e0123)));
 }
 
 #if ML_READ_AROUND
@@ -179,23 +191,24 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
         __m128i e01 = _mm_and_si128(e0, e1),
                 e0123 = _mm_and_si128(e01, _mm_and_si128(e2, e3));
         if (ML_UNLIKELY(_mm_movemask_epi8(e0123) != 0xffff))
-            return ml_diff_at(p, q,
-                              (size_t)(pa - p) + ml_ctz64(ne_mask4(e0, e01, e2, e0123)));
+            return loop_differs(p, q, (size_t)(pa - p), e0, e01, e2, e0123);
         pa += 64;
         qa += 64;
     } while (pa < loop_end);
     /* The last 1..64 bytes: the two vectors ending at n, and if more than
      * 32 remain, the two aligned ones at pa too, under one test (four
      * vectors ending at n were slower: docs/memcmp.md).  The test on pa,
-     * not on an index from it, was faster on random sizes. */
+     * not on an index from it, was faster on random sizes.  Equal inputs
+     * fall through to a return of their own. */
     __m128i t0 = ml_eq16(p + n - 32, q + n - 32), t1 = ml_eq16(p + n - 16, q + n - 16);
     if (pa >= loop_end + 32) {
-        uint32_t m = ne_mask2(t0, t1);
-        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
+        if (ML_LIKELY(_mm_movemask_epi8(_mm_and_si128(t0, t1)) == 0xffff))
+            return ml_equal_result();
+        return ml_diff_at(p, q, n - 32 + ml_ctz64(ne_mask2(t0, t1)));
     }
     __m128i a0 = ml_eq16_aligned_p(pa, qa), a1 = ml_eq16_aligned_p(pa + 16, qa + 16);
-    if (all_eq4(a0, a1, t0, t1))
-        return 0;
+    if (ML_LIKELY(all_eq4(a0, a1, t0, t1)))
+        return ml_equal_result();
     return ml_diff_at(
         p, q, ml_first_of2(ne_mask2(a0, a1), (size_t)(pa - p), ne_mask2(t0, t1), n - 32));
 }
