@@ -50,14 +50,15 @@ upto32_page_end(const unsigned char *p, const unsigned char *q, size_t n)
 }
 #endif
 
-/* Two vectors at o0 and o1 (o0 < o1 <= o0 + 32): 0 if equal, else the
+/* Two vectors at o0 and o1 (o0 < o1 <= o0 + 32): `equal` if equal (0,
+ * or ml_equal_result() where this is the function's result), else the
  * difference at their first differing byte. */
 static inline ML_INLINE_CLANG int cmp_pair(const unsigned char *p, const unsigned char *q,
-                                           size_t o0, size_t o1)
+                                           size_t o0, size_t o1, int equal)
 {
     __m256i e0 = ml_eq32(p + o0, q + o0), e1 = ml_eq32(p + o1, q + o1);
     if (ML_LIKELY(ml_ne_of32(_mm256_and_si256(e0, e1)) == 0))
-        return 0;
+        return equal;
     uint64_t m = ml_ne_of32(e0) | (uint64_t)ml_ne_of32(e1) << (o1 - o0);
     return ml_diff_at(p, q, o0 + ml_ctz64(m));
 }
@@ -132,11 +133,15 @@ static inline ML_OUTLINE_CLANG int memcmp_from128(const unsigned char *p,
     size_t rest = n - i;
     if (rest <= 32) {
         uint64_t m = ml_ne32(p + n - 32, q + n - 32);
-        return m ? ml_diff_at(p, q, n - 32 + ml_ctz64(m)) : 0;
+        if (ML_LIKELY(!m))
+            return ml_equal_result();
+        return ml_diff_at(p, q, n - 32 + ml_ctz64(m));
     }
     if (rest <= 64)
-        return cmp_pair(p, q, n - 64, n - 32);
-    return ML_LIKELY(same128(p, q, n - 128)) ? 0 : diff_in128(p, q, n - 128);
+        return cmp_pair(p, q, n - 64, n - 32, ml_equal_result());
+    if (ML_LIKELY(same128(p, q, n - 128)))
+        return ml_equal_result();
+    return diff_in128(p, q, n - 128);
 }
 
 __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *b,
@@ -179,7 +184,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
     if (n <= 128) {
         if ((m = ml_ne32(p + 32, q + 32)))
             return ml_diff_at(p, q, 32 + ml_ctz64(m));
-        return cmp_pair(p, q, n - 64, n - 32);
+        return cmp_pair(p, q, n - 64, n - 32, ml_equal_result());
     }
     /* 129 bytes on: the next vector alone, so that a difference in the
      * first 64 bytes returns before the next line is read, then the two
@@ -189,7 +194,7 @@ __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *
      * separate 129..256 class (docs/memcmp.md). */
     if ((m = ml_ne32(p + 32, q + 32)))
         return ml_diff_at(p, q, 32 + ml_ctz64(m));
-    int d = cmp_pair(p, q, 64, 96);
+    int d = cmp_pair(p, q, 64, 96, 0);
     if (d)
         return d;
     return memcmp_from128(p, q, n);
