@@ -51,15 +51,6 @@
 #define ML_INLINE_CLANG
 #endif
 
-/* noinline under clang only, for the tail-called part of a variant that
- * needs more registers: clang saved them on entry to the variant, on every
- * call, where gcc saves none on the paths that do not use them. */
-#if defined(__clang__)
-#define ML_OUTLINE_CLANG __attribute__((noinline))
-#else
-#define ML_OUTLINE_CLANG
-#endif
-
 /*
  * Reading around the buffers.  A compare may read bytes outside [p, p+n)
  * that lie on a 4 KiB page holding some byte of the buffer, and its

@@ -88,48 +88,11 @@ memcmp_prefetching(const unsigned char *p, const unsigned char *q, size_t n, siz
     return ML_LIKELY(same128(p, q, n - 128)) ? 0 : diff_in128(p, q, n - 128);
 }
 
-/* n > 128, the first 128 bytes found equal.  Out of line under clang,
- * which otherwise saved the registers of the loops on entry to
- * memlane_memcmp_avx2, on every call (docs/memcmp.md). */
-static inline ML_OUTLINE_CLANG int memcmp_from128(const unsigned char *p,
-                                                  const unsigned char *q, size_t n)
+/* The last 1..128 bytes from i (the bytes before i found equal): as few
+ * vectors as cover them, ending at n. */
+static inline ML_INLINE_CLANG int memcmp_rest(const unsigned char *p,
+                                              const unsigned char *q, size_t n, size_t i)
 {
-    size_t i = 128 - ((uintptr_t)p & 31);
-    /* Above 16 KiB, where the two buffers outgrow L1, 256 bytes an
-     * iteration under one test, walking a pointer per buffer with the
-     * vector from q loaded and the one from p (aligned) the compare's
-     * memory operand, as glibc's loop: the indexed 128-byte loop below
-     * is slower there.  The test is written out because a helper gave a
-     * slower schedule (both in docs/memcmp.md). */
-    if (n > 16384) {
-        if (n >= ML_CMP_PREFETCH_MIN && ml_cmp_in_band(n))
-            return memcmp_prefetching(p, q, n, i);
-        const unsigned char *pa = p + i, *qa = q + i, *loop_end = p + n - 128;
-        for (; pa + 128 < loop_end; pa += 256, qa += 256)
-            if (ML_UNLIKELY(
-                    ml_ne_of32(_mm256_and_si256(
-                        ml_and4_32(ml_eq32(qa, pa), ml_eq32(qa + 32, pa + 32),
-                                   ml_eq32(qa + 64, pa + 64), ml_eq32(qa + 96, pa + 96)),
-                        ml_and4_32(
-                            ml_eq32(qa + 128, pa + 128), ml_eq32(qa + 160, pa + 160),
-                            ml_eq32(qa + 192, pa + 192), ml_eq32(qa + 224, pa + 224)))) !=
-                    0)) {
-                if (!same128(qa, pa, 0))
-                    return diff_in128(p, q, (size_t)(pa - p));
-                return diff_in128(p, q, (size_t)(pa - p) + 128);
-            }
-        if (pa < loop_end) {
-            if (ML_UNLIKELY(!same128(qa, pa, 0)))
-                return diff_in128(p, q, (size_t)(pa - p));
-            pa += 128;
-        }
-        i = (size_t)(pa - p);
-    } else {
-        for (; i < n - 128; i += 128)
-            if (ML_UNLIKELY(!same128(p, q, i)))
-                return diff_in128(p, q, i);
-    }
-    /* The last 1..128 bytes: as few vectors as cover them, ending at n. */
     size_t rest = n - i;
     if (rest <= 32) {
         uint64_t m = ml_ne32(p + n - 32, q + n - 32);
@@ -142,6 +105,52 @@ static inline ML_OUTLINE_CLANG int memcmp_from128(const unsigned char *p,
     if (ML_LIKELY(same128(p, q, n - 128)))
         return ml_equal_result();
     return diff_in128(p, q, n - 128);
+}
+
+/* n > 16 KiB, from i (p + i aligned, the bytes before it equal), where
+ * the two buffers outgrow L1: 256 bytes an iteration under one test,
+ * walking a pointer per buffer with the vector from q loaded and the one
+ * from p (aligned) the compare's memory operand, as glibc's loop: the
+ * indexed 128-byte loop below is slower there.  The test is written out
+ * because a helper gave a slower schedule (both in docs/memcmp.md).  Out
+ * of line: its registers would otherwise be saved on every call from
+ * 129 B (clang). */
+static __attribute__((noinline)) int
+memcmp_above16k(const unsigned char *p, const unsigned char *q, size_t n, size_t i)
+{
+    if (n >= ML_CMP_PREFETCH_MIN && ml_cmp_in_band(n))
+        return memcmp_prefetching(p, q, n, i);
+    const unsigned char *pa = p + i, *qa = q + i, *loop_end = p + n - 128;
+    for (; pa + 128 < loop_end; pa += 256, qa += 256)
+        if (ML_UNLIKELY(
+                ml_ne_of32(_mm256_and_si256(
+                    ml_and4_32(ml_eq32(qa, pa), ml_eq32(qa + 32, pa + 32),
+                               ml_eq32(qa + 64, pa + 64), ml_eq32(qa + 96, pa + 96)),
+                    ml_and4_32(ml_eq32(qa + 128, pa + 128), ml_eq32(qa + 160, pa + 160),
+                               ml_eq32(qa + 192, pa + 192),
+                               ml_eq32(qa + 224, pa + 224)))) != 0)) {
+            if (!same128(qa, pa, 0))
+                return diff_in128(p, q, (size_t)(pa - p));
+            return diff_in128(p, q, (size_t)(pa - p) + 128);
+        }
+    if (pa < loop_end) {
+        if (ML_UNLIKELY(!same128(qa, pa, 0)))
+            return diff_in128(p, q, (size_t)(pa - p));
+        pa += 128;
+    }
+    return memcmp_rest(p, q, n, (size_t)(pa - p));
+}
+
+/* n > 128, the first 128 bytes found equal. */
+static inline int memcmp_from128(const unsigned char *p, const unsigned char *q, size_t n)
+{
+    size_t i = 128 - ((uintptr_t)p & 31);
+    if (n > 16384)
+        return memcmp_above16k(p, q, n, i);
+    for (; i < n - 128; i += 128)
+        if (ML_UNLIKELY(!same128(p, q, i)))
+            return diff_in128(p, q, i);
+    return memcmp_rest(p, q, n, i);
 }
 
 __attribute__((aligned(64))) int memlane_memcmp_avx2(const void *a, const void *b,
