@@ -93,9 +93,9 @@ __attribute__((aligned(2048))) int memlane_bcmp_avx512(const void *a, const void
         return ml_ne64_masked(p, q, n) != 0;
     /* A differing exit returns the nonzero mask | 1, not a constant: with
      * `return 1` gcc sent every return of the function through one shared
-     * block, a taken jump more on each path.  The exit falls through
-     * (expected): as a taken branch, inputs differing in their first
-     * bytes took 1.12x glibc's time (docs/memcmp.md). */
+     * block, a taken jump more on each path.  Expected, so that the exit
+     * falls through: inputs that differ in their first bytes take no
+     * jump there (docs/memcmp.md). */
     uint64_t m = ml_ne64(p, q);
     if (ML_LIKELY(m))
         return (int)m | 1;
