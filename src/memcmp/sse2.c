@@ -31,6 +31,12 @@ static inline int all_eq4(__m128i e0, __m128i e1, __m128i e2, __m128i e3)
     return _mm_movemask_epi8(ml_and4_16(e0, e1, e2, e3)) == 0xffff;
 }
 
+/* Whether all bytes of two equality vectors are equal. */
+static inline int all_eq2(__m128i e0, __m128i e1)
+{
+    return _mm_movemask_epi8(_mm_and_si128(e0, e1)) == 0xffff;
+}
+
 /* Whether all bytes of three equality vectors are equal. */
 static inline int all_eq3(__m128i e0, __m128i e1, __m128i e2)
 {
@@ -202,7 +208,7 @@ __attribute__((aligned(64))) int memlane_memcmp_sse2(const void *a, const void *
      * fall through to a return of their own. */
     __m128i t0 = ml_eq16(p + n - 32, q + n - 32), t1 = ml_eq16(p + n - 16, q + n - 16);
     if (pa >= loop_end + 32) {
-        if (ML_LIKELY(_mm_movemask_epi8(_mm_and_si128(t0, t1)) == 0xffff))
+        if (ML_LIKELY(all_eq2(t0, t1)))
             return ml_equal_result();
         return ml_diff_at(p, q, n - 32 + ml_ctz64(ne_mask2(t0, t1)));
     }
