@@ -8,8 +8,9 @@
  *   > 128             4 unaligned xmm at d, aligned loop of 4 xmm, then
  *                     4 unaligned xmm ending at d+n (no remainder branch)
  *                     rep stosb / non-temporal above the tunables
- * No branch on the remainder above 128 B, and the function starts on a
- * 64-byte line: why, with the measurements, in docs/memset.md.
+ * No branch on the remainder above 128 B, each exit returns on its own
+ * (ml_memset_result), and the function starts on a 64-byte line: why,
+ * with the measurements, in docs/memset.md.
  */
 #include <emmintrin.h>
 
@@ -31,15 +32,15 @@ __attribute__((aligned(64))) void *memlane_memset_sse2(void *dst, int c, size_t 
     __m128i v = _mm_set1_epi8((char)c);
     if (__builtin_expect(n <= 64, 1)) {
         ml_set_upto64_sse(d, n, v);
-        return dst;
+        return ml_memset_result(dst);
     }
     if (n <= 128) {
         mls_head_tail2_or4(d, n, v); /* n > 4W here: no branch */
-        return dst;
+        return ml_memset_result(dst);
     }
     if (__builtin_expect(n >= ml_memset_special_sse2(), 0))
         return mls_set_large(d, c, n);
     else
         mls_head4_loop_tail4(d, n, v); /* n > 8W */
-    return dst;
+    return ml_memset_result(dst);
 }
