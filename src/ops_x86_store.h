@@ -22,8 +22,9 @@
  *                               folds away where the caller knows n > 4W)
  *   mls_clamped4(d, n, v)       4 vectors at d + min(kW, n - W), no
  *                               branch, W <= n <= 4W
- *   mls_head8_tail8(d, n, v)    8 vectors at each end, no branch,
- *                               8W < n <= 16W
+ *   mls_head8_tail8_aligned(d, n, v) 8 vectors at d, 8 ending at d+n
+ *                               (7 aligned) and one for the gap between,
+ *                               no branch; 8W < n <= 16W
  *   mls_head4_loop_tail4(d, n, v) 4 unaligned vectors at each end, aligned
  *                               vectors between, 4 per iteration; n > 8W
  *   mls_loop_nt(d, n, v)        the same with non-temporal stores for the
@@ -162,25 +163,37 @@ MLS_INLINE void mls_clamped4(unsigned char *d, size_t n, MLS_VEC v)
 }
 
 /* 8W < n <= 16W with no branch (no loop whose trip count varies): 8
- * vectors at each end. */
-MLS_INLINE void mls_head8_tail8(unsigned char *d, size_t n, MLS_VEC v)
+ * vectors at d, then, ending at d+n, one vector and 7 aligned ones before
+ * it, and one more vector for the gap those leave after the first 8W
+ * bytes (at d again when there is none).  Aligned, the tail crosses at most one line
+ * boundary besides the head's; 8 unaligned tail vectors cross up to four
+ * (docs/memset.md).  The stores address from bases in the middle of each
+ * run, so every displacement fits in a byte: the block stays short and
+ * keeps the variant's other blocks where they were. */
+MLS_INLINE void mls_head8_tail8_aligned(unsigned char *d, size_t n, MLS_VEC v)
 {
     unsigned char *e = d + n;
-    MLS_STOREU(d, v);
-    MLS_STOREU(d + MLS_W, v);
-    MLS_STOREU(d + 2 * MLS_W, v);
-    MLS_STOREU(d + 3 * MLS_W, v);
-    MLS_STOREU(d + 4 * MLS_W, v);
-    MLS_STOREU(d + 5 * MLS_W, v);
-    MLS_STOREU(d + 6 * MLS_W, v);
-    MLS_STOREU(d + 7 * MLS_W, v);
-    MLS_STOREU(e - 8 * MLS_W, v);
-    MLS_STOREU(e - 7 * MLS_W, v);
-    MLS_STOREU(e - 6 * MLS_W, v);
-    MLS_STOREU(e - 5 * MLS_W, v);
-    MLS_STOREU(e - 4 * MLS_W, v);
-    MLS_STOREU(e - 3 * MLS_W, v);
-    MLS_STOREU(e - 2 * MLS_W, v);
+    uintptr_t last = (uintptr_t)(e - 1) & ~(uintptr_t)(MLS_W - 1); /* last vector start */
+    uintptr_t gap = last - 8 * MLS_W;
+    unsigned char *gap_or_d = (unsigned char *)(gap < (uintptr_t)d ? (uintptr_t)d : gap);
+    unsigned char *h = d + 7 * MLS_W / 2, *t = (unsigned char *)(last - 4 * MLS_W);
+    __asm__("" : "+r"(h), "+r"(t)); /* else gcc folds the bases back into d */
+    MLS_STOREU(h - 7 * MLS_W / 2, v);
+    MLS_STOREU(h - 5 * MLS_W / 2, v);
+    MLS_STOREU(h - 3 * MLS_W / 2, v);
+    MLS_STOREU(h - MLS_W / 2, v);
+    MLS_STOREU(h + MLS_W / 2, v);
+    MLS_STOREU(h + 3 * MLS_W / 2, v);
+    MLS_STOREU(h + 5 * MLS_W / 2, v);
+    MLS_STOREU(h + 7 * MLS_W / 2, v);
+    MLS_STOREU(gap_or_d, v);
+    MLS_STOREA(t - 3 * MLS_W, v);
+    MLS_STOREA(t - 2 * MLS_W, v);
+    MLS_STOREA(t - MLS_W, v);
+    MLS_STOREA(t, v);
+    MLS_STOREA(t + MLS_W, v);
+    MLS_STOREA(t + 2 * MLS_W, v);
+    MLS_STOREA(t + 3 * MLS_W, v);
     MLS_STOREU(e - MLS_W, v);
 }
 
