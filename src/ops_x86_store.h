@@ -165,9 +165,9 @@ MLS_INLINE void mls_clamped4(unsigned char *d, size_t n, MLS_VEC v)
 /* 8W < n <= 16W with no branch (no loop whose trip count varies): 8
  * vectors at d, then, ending at d+n, one vector and 7 aligned ones before
  * it, and one more vector for the gap those leave after the first 8W
- * bytes (at d again when there is none).  Aligned, the tail crosses at most one line
- * boundary besides the head's; 8 unaligned tail vectors cross up to four
- * (docs/memset.md).  The stores address from bases in the middle of each
+ * bytes (at d again when there is none).  Of the tail only the last
+ * vector can cross a line boundary; 8 unaligned tail vectors cross up to
+ * four (docs/memset.md).  The stores address from bases in the middle of each
  * run, so every displacement fits in a byte: the block stays short and
  * keeps the variant's other blocks where they were. */
 MLS_INLINE void mls_head8_tail8_aligned(unsigned char *d, size_t n, MLS_VEC v)
