@@ -146,6 +146,7 @@ endif
 #           AB_PROBE_MAX=T (rerun until the state probe reads <= T ticks)
 #           AB_CALLER=branch (the timed loop branches on each compare's result)
 #           AB_DRAWS=own (random sizes and positions drawn per implementation)
+#           AB_WARM=sizes (each row after a call at every size to 4 KiB)
 # (bench/ab/ab.c and run.sh say more.)  `make memset-ab` is the former
 # memset harness's interface: FUNC=memset, its speed-ratio layout.
 # The harness is built (not run) by `make test`, so it keeps compiling.
@@ -169,8 +170,9 @@ memset-ab: $(BUILD)/libmemlane.so.$(SOVERSION)
 # ab-goals (bench/ab/goals.sh): every ab run behind the speed goals on
 # this CPU (memcmp, bcmp, memset; fixed sizes 0-1 KiB and 2 KiB-64 MiB,
 # random sizes; compares equal, differing at a random byte, and to 1 KiB
-# at byte 0 and at byte 40; each level against glibc's same level), the
-# tables in $(BUILD)/ab-goals, then a summary.  About 20 minutes.
+# at byte 0 and at byte 40; each level against glibc's same level; to
+# 1 KiB equal also with every size warmed, AB_WARM=sizes), the tables in
+# $(BUILD)/ab-goals, then a summary.  About 25 minutes.
 #   make ab-goals [AB_GOALS_ARGS="AB_PROBE_MAX=4.4 AB_EXTRA_OBJS=..."]
 AB_GOALS_ARGS ?=
 .PHONY: ab-goals

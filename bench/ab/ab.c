@@ -32,7 +32,9 @@
  * Environment: AB_STACK=bytes moves the stack of the timed calls down;
  * AB_CALLER=branch makes the timed loop branch on each compare's result
  * (default: sum: the results are added up, no branch on them);
- * AB_DRAWS=own gives each implementation cuts and positions of its own.
+ * AB_DRAWS=own gives each implementation cuts and positions of its own;
+ * AB_WARM=sizes calls each implementation once at every size of a fixed
+ * list up to WARM_MAX before each row (warm_sizes).
  *
  * Output: a header line, then one line per row: the row's name and the
  * median TSC ticks per call of each implementation over SAMPLES samples.
@@ -62,7 +64,8 @@ enum {
     FIXED_CALLS = 2000,      /* calls per sample at small fixed sizes */
     SLOT_BYTES = 256 * 1024, /* mismatch slots fill this much of a buffer */
     MAX_SLOTS = 1024,        /* and are at most this many */
-    MAX_SIZES = 512
+    MAX_SIZES = 512,
+    WARM_MAX = 4096 /* AB_WARM=sizes: the largest size warmed */
 };
 #define TARGET_TICKS 200000.0 /* a fixed-size sample at large sizes */
 
@@ -394,6 +397,31 @@ static void fixed_row(size_t n, double t[][SAMPLES])
     undo_mismatches();
 }
 
+/* AB_WARM=sizes: before a fixed row, each implementation once at every
+ * size of the list up to WARM_MAX.  A branch that has never been taken
+ * costs nothing in the predictor; once taken it holds a BTB entry for
+ * good, and the more entries a fetch block has, the slower it can be
+ * predicted.  Rows timed in one order only see the branches of the sizes
+ * before them; this pass gives each row every branch a program calling
+ * the function at many sizes has (docs/benchmarking.md, "ab"). */
+static int warm;
+
+static void warm_sizes(const size_t *sizes, size_t nsizes)
+{
+    uintptr_t acc = 0;
+    buffers(WARM_MAX);
+    for (int k = 0; k < nimpl; k++)
+        for (size_t i = 0; i < nsizes; i++) {
+            if (sizes[i] > WARM_MAX)
+                continue;
+            if (is_set)
+                acc += (uintptr_t)fns[k].set(buf_a, 0, sizes[i]);
+            else
+                acc += (uintptr_t)fns[k].cmp(buf_a, buf_b, sizes[i]);
+        }
+    sink = acc;
+}
+
 /* A new cut of the random-size buffer. kind: 0 Short, 1 Mid, 2 uniform */
 static void new_cut(int kind, size_t lo, size_t hi)
 {
@@ -537,7 +565,8 @@ int main(int argc, char **argv)
 
     caller_branches = env_choice("AB_CALLER", "sum", "branch");
     own_draws = env_choice("AB_DRAWS", "shared", "own");
-    if (caller_branches < 0 || own_draws < 0)
+    warm = env_choice("AB_WARM", "off", "sizes");
+    if (caller_branches < 0 || own_draws < 0 || warm < 0)
         return 2;
 
     /* AB_STACK: bytes by which the timed calls' stack moves down.  Where
@@ -574,6 +603,8 @@ int main(int argc, char **argv)
         size_t nsizes = parse_sizes(*s ? s : "0-64:1,80-1024:16,2K-64M*2", sizes);
         for (size_t i = 0; i < nsizes; i++) {
             char name[32];
+            if (warm)
+                warm_sizes(sizes, nsizes);
             fixed_row(sizes[i], t);
             snprintf(name, sizeof name, "%zu", sizes[i]);
             row(name, t);

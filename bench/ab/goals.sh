@@ -10,6 +10,10 @@
 #   tests and lines read before the exit;
 #   fixed sizes 0-64 B every byte and 80 B-1 KiB every 16, powers of two
 #   2 KiB-64 MiB, and the random-size rows Short / Mid / Uniform512;
+#   the fixed sizes to 1 KiB with equal inputs (memset: all) also with
+#   every size warmed before each row (AB_WARM=sizes, run `0-1K-warm`):
+#   run in one order only, a row sees only the branches the rows before
+#   it took, and a branch once taken can cost a cycle where it is not;
 #   each level the CPU has against glibc's code of the same level (sse2,
 #   avx2), and the dispatched library (with the avx512 variant if the CPU
 #   has AVX-512) against glibc's default.
@@ -40,19 +44,24 @@ for func in memcmp bcmp memset; do
         impls=$level
         [ "$level" = default ] && impls=$impls_default
         for data in $datas; do
-            for mode in fixed:0:0-64:1,80-1024:16 fixed:0:2K-64M*2 dist; do
+            for mode in fixed:0:0-64:1,80-1024:16 warm fixed:0:2K-64M*2 dist; do
+                warm=off
                 case $mode in
+                warm) sizes=0-1K-warm warm=sizes mode=fixed:0:0-64:1,80-1024:16 ;;
                 *0-64*) sizes=0-1K ;;
                 *2K*) sizes=2K-64M ;;
                 *) sizes=random ;;
                 esac
-                # The fixed position only where it can matter: to 1 KiB.
-                case $data:$sizes in mismatch:*:2K-64M | mismatch:*:random) continue ;; esac
+                # The fixed position only where it can matter: to 1 KiB;
+                # the warmed rows with equal inputs.
+                case $data:$sizes in
+                mismatch:*:2K-64M | mismatch:*:random | mismatch*:0-1K-warm) continue ;;
+                esac
                 f=$out/$func-$level-$(echo "$data" | tr -d :)-$sizes.txt
                 # A run that finds the machine in its slow state (exit 3
                 # with AB_PROBE_MAX) is kept and named in the summary.
                 "$MAKE" -s ab FUNC="$func" AB_GLIBC="$level" AB_MODE="$mode" \
-                    AB_DATA="$data" AB_IMPLS="$impls" "$@" > "$f" 2>&1 ||
+                    AB_DATA="$data" AB_IMPLS="$impls" AB_WARM="$warm" "$@" > "$f" 2>&1 ||
                     echo "# run failed: exit $?" >> "$f"
             done
         done

@@ -30,6 +30,10 @@
 #   AB_DRAWS    shared (default) | own: random cuts and difference positions
 #               the same for every implementation of a sample, or drawn for
 #               each (needed where libc runs against itself: ab.c)
+#   AB_WARM     off (default) | sizes: before each fixed row, every
+#               implementation is called once at each size of the list up
+#               to 4 KiB, so each row runs with every branch taken before
+#               (ab.c, warm_sizes)
 #   AB_GLIBC    default | avx2 | sse2: glibc's code at that level through
 #               GLIBC_TUNABLES (default: as the environment says)
 #   AB_FORMAT   table (default) | speed (memset-ab's old layout: per row
@@ -121,7 +125,7 @@ measure() {
         done
     done | awk -v fmt="${AB_FORMAT:-table}" -v func="$func" -v mode="$mode" -v data="$data" \
         -v tun="${GLIBC_TUNABLES:-}" -v pads="$pads" -v caller="${AB_CALLER:-sum}" \
-        -v draws="${AB_DRAWS:-shared}" '
+        -v draws="${AB_DRAWS:-shared}" -v warm="${AB_WARM:-off}" '
         function med(s,    v, n, i, j, x) {
             n = split(s, v, " ")
             for (i = 2; i <= n; i++)        # insertion sort, n is small
@@ -142,9 +146,10 @@ measure() {
                 for (i = 0; i < nk; i++) print order[i] ":" sp[order[i]]
                 exit
             }
-            printf "# %s %s %s%s%s, libc: %s%s; placements (pads): %s\n", func, mode, data,
+            printf "# %s %s %s%s%s%s, libc: %s%s; placements (pads): %s\n", func, mode, data,
                 caller == "branch" ? " (the caller branches on the result)" : "",
-                draws == "own" ? " (draws per implementation)" : "", libc,
+                draws == "own" ? " (draws per implementation)" : "",
+                warm == "sizes" ? " (every size warmed before each row)" : "", libc,
                 tun != "" ? " (GLIBC_TUNABLES=" tun ")" : "", pads
             print "# ticks: median over placements of each process median (TSC ticks a call);"
             print "# ratio: impl time / libc time, median over placements [min max];"

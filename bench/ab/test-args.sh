@@ -24,6 +24,7 @@ for d in mismatch/101 mismatch/x mismatch/ mismatch: mismatch:/50 mismatch:x \
 done
 refused equal AB_CALLER=maybe
 refused mismatch AB_DRAWS=mine
+refused equal AB_WARM=all
 
 # taken DATA [VAR=VALUE]: runs (one row of 16 B; only its exit and row are checked).
 taken() {
@@ -37,6 +38,7 @@ taken mismatch:5/50
 taken mismatch:3-9/0 AB_CALLER=branch
 taken equal AB_CALLER=sum
 taken mismatch AB_DRAWS=own
+taken equal AB_WARM=sizes
 
 echo "ab arguments: $pass passed, $fail failed"
 [ $fail -eq 0 ]
