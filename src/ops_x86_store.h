@@ -167,9 +167,10 @@ MLS_INLINE void mls_clamped4(unsigned char *d, size_t n, MLS_VEC v)
  * it, and one more vector for the gap those leave after the first 8W
  * bytes (at d again when there is none).  Of the tail only the last
  * vector can cross a line boundary; 8 unaligned tail vectors cross up to
- * four (docs/memset.md).  The stores address from bases in the middle of each
- * run, so every displacement fits in a byte: the block stays short and
- * keeps the variant's other blocks where they were. */
+ * four (docs/memset.md).  The stores address from bases in the middle of
+ * each run, so that for W <= 32 (the avx2 variant, its one user) every
+ * displacement fits in a byte: the block stays short and keeps the
+ * variant's other blocks where they were. */
 MLS_INLINE void mls_head8_tail8_aligned(unsigned char *d, size_t n, MLS_VEC v)
 {
     unsigned char *e = d + n;
