@@ -403,7 +403,8 @@ static void fixed_row(size_t n, double t[][SAMPLES])
  * good, and the more entries a fetch block has, the slower it can be
  * predicted.  Rows timed in one order only see the branches of the sizes
  * before them; this pass gives each row every branch a program calling
- * the function at many sizes has (docs/benchmarking.md, "ab"). */
+ * the function at many sizes has (docs/benchmarking.md, "Every size
+ * warmed before each row"). */
 static int warm;
 
 static void warm_sizes(const size_t *sizes, size_t nsizes)
