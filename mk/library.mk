@@ -20,14 +20,16 @@ TOOL_NOLIBCALL := -fno-builtin-memset -fno-builtin-memcmp -fno-builtin-bcmp \
 
 # ---- the sources ----
 # The functions, in src/functions.def's order; a variant is
-# src/<function>/<level>.c; beside them the dispatch and its helpers, and
+# src/<function>/<level>.c, with src/<function>/<level>_entry.S where its
+# entry is assembly; beside them the dispatch and its helpers, and
 # memset's tunables.
 FUNCTIONS := $(shell sed -n 's/^ML_FUNCTION.\([a-z_0-9]*\), .*/\1/p' src/functions.def)
 LEVELS    := generic $(if $(IS_X86_64),sse2 avx2 avx512)
 LIB_SRCS  := src/cpu.c src/dispatch.c src/env.c src/warn.c src/version.c \
-             $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS),$(wildcard src/$(f)/$(l).c))) \
+             $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS), \
+                 $(wildcard src/$(f)/$(l).c src/$(f)/$(l)_entry.S))) \
              src/tunables.c
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB_OBJS  := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(basename $(LIB_SRCS))))
 
 # ---- the flags ----
 # Target flags of each x86-64 level; a variant file is named after its
@@ -98,6 +100,11 @@ $(BUILD)/obj/src/%.o: src/%.c Makefile mk/library.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) $(FLAGS_$(call level_of,$<)) \
 	    $(FLAGS_fn_$(call function_of,$<)) -c $< -o $@
+# Assembly: the C flags for the preprocessor (-I, -D, -fsanitize, which
+# selects the C code instead) and -g; no warning flags (C-only ones).
+$(BUILD)/obj/src/%.o: src/%.S Makefile mk/library.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -W%,$(CFLAGS) $(LIB_CFLAGS)) $(DEPFLAGS) -c $< -o $@
 
 # The library's objects, one archive member each, for the programs that
 # reach its internals (ml_* functions, the variants by name): the tests

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "memlane.h"
+#include "sanitized.h"
 
 /* Symbols of the library that are not public API. */
 #define ML_HIDDEN __attribute__((__visibility__("hidden")))
@@ -106,15 +107,6 @@ ML_HIDDEN const char *ml_dispatch_selected_by(void);
  * runtime sets up its shadow memory only after the resolvers ran.
  * -DMEMLANE_NO_IFUNC turns them off.
  */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
-    __has_feature(thread_sanitizer)
-#define ML_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ML_SANITIZED 1
-#endif
 #if defined(__GLIBC__) && defined(__ELF__) && !defined(ML_SANITIZED) && \
     !defined(MEMLANE_NO_IFUNC)
 #define ML_IFUNC 1

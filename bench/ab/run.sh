@@ -82,6 +82,14 @@ for f in "$out"/src/timingsafe_bcmp/*.c "$out"/src/timingsafe_memcmp/*.c \
     $cc -fPIC $isa -Iinclude -I"$out/src" -c "$f" -o "$o"
     objs="$objs $o"
 done
+# The variants' assembly entries (src/<function>/<level>_entry.S),
+# exported as the C variants are here.
+for f in "$out"/src/*/*.S; do
+    [ -e "$f" ] || continue
+    o="$out/$(basename "$(dirname "$f")")-$(basename "$f" .S).o"
+    $cc -fPIC -DML_EXPORT_VARIANTS -Iinclude -I"$out/src" -c "$f" -o "$o"
+    objs="$objs $o"
+done
 # The libraries first, outside the measuring pipeline, so that a failed
 # build stops the script (set -e does not see into a pipeline).  -z defs:
 # a symbol missing from $objs fails here, also in `make test`, which

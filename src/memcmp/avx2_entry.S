@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * memcmp, AVX2: the entry, 0..256 bytes; above, avx2.c's loop
+ * (ml_memcmp_avx2_above256).
+ *
+ * Assembly because C cannot pin where the blocks go, and here that
+ * decides a cycle a call: gcc and clang laid the same C ladder out
+ * differently, each with some class returning from the next 64-byte
+ * line or through a shared return block.  Here each class up to 128 B
+ * ends on the line it starts on (docs/memcmp.md, "The entry in
+ * assembly").
+ *
+ *     0..32    one whole vector when both stay on their page, the bits
+ *              from n on cleared; else ml_memcmp_avx2_page_end (C)
+ *    33..64    head and tail vector, one test
+ *    65..128   the head vector, the next one, then the last two
+ *   129..256   the head vector, the next one, the two after them, then
+ *              the last one (129..160), two (..192) or four ending at n
+ * A group's vpcmpeqb masks are ANDed and tested once; only a group that
+ * differs builds the mask of its differing bytes, out of the line, and
+ * finds the first one without a branch on which vector holds it.
+ * Sanitizer builds compile the strictly in-bounds C entry instead.
+ */
+#include "sanitized.h"
+
+/* -fcf-protection: endbr64 at the entry, and the IBT/SHSTK property note
+ * (also on the empty object of sanitizer builds, which would otherwise
+ * take the property off the library). */
+#if defined(__CET__)
+#include <cet.h>
+#else
+#define _CET_ENDBR
+#endif
+
+#if defined(__x86_64__) && !defined(ML_SANITIZED)
+
+/* ab (bench/ab/run.sh) exports the variants; the library keeps them
+ * hidden as the C ones (-fvisibility=hidden). */
+#if defined(ML_EXPORT_VARIANTS)
+#define ML_ASM_HIDDEN(sym)
+#else
+#define ML_ASM_HIDDEN(sym) .hidden sym
+#endif
+
+/* ymm \v: the vpcmpeqb mask of the 32 bytes at p + \off and q + \off
+ * (EQ32), or at p + n + \off and q + n + \off (EQ32_END). */
+.macro EQ32 off, v
+	vmovdqu	\off(%rsi), \v
+	vpcmpeqb \off(%rdi), \v, \v
+.endm
+.macro EQ32_END off, v
+	vmovdqu	\off(%rsi,%rdx), \v
+	vpcmpeqb \off(%rdi,%rdx), \v, \v
+.endm
+
+/* \dst: bit i set where byte i of 64 bytes differs, from the eq masks
+ * \lo and \hi of their two halves; \tmp clobbered. */
+.macro NE64 lo, hi, dst, tmp
+	vpmovmskb \lo, \dst
+	vpmovmskb \hi, \tmp
+	shl	$32, \tmp
+	or	\tmp, \dst
+	not	\dst
+.endm
+
+/* Return 0 if the eq masks \a and \b are all ones (those bytes equal),
+ * else jump to \differ. */
+.macro RETURN_IF_EQUAL2 a, b, differ
+	vpand	\a, \b, %ymm5
+	vpmovmskb %ymm5, %eax
+	inc	%eax			/* 0: equal */
+	jnz	\differ
+	vzeroupper
+	ret
+.endm
+
+/* Return p[\disp + rcx] - q[\disp + rcx], the first differing byte's
+ * difference. */
+.macro RETURN_DIFF disp=0
+	movzbl	\disp(%rdi,%rcx), %eax
+	movzbl	\disp(%rsi,%rcx), %ecx
+	sub	%ecx, %eax
+	vzeroupper
+	ret
+.endm
+
+	.text
+	.globl	memlane_memcmp_avx2
+	ML_ASM_HIDDEN(memlane_memcmp_avx2)
+	.type	memlane_memcmp_avx2, @function
+	.p2align 6
+memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
+	_CET_ENDBR
+	cmp	$32, %rdx
+	ja	.Labove32
+	test	%edx, %edx
+	jz	.Lzero
+	/* Both 32 bytes on their page: the OR of the page offsets at most
+	 * 4064 (glibc's one-test form), the offsets shifted to the top
+	 * (shorter than and + cmp: the class ends on this line also after
+	 * an endbr64). Else the C path. */
+	mov	%edi, %eax
+	or	%esi, %eax
+	shl	$20, %eax
+	cmp	$(4064 << 20), %eax
+	ja	ml_memcmp_avx2_page_end
+	EQ32	0, %ymm1
+	vpmovmskb %ymm1, %ecx
+	not	%ecx			/* bit i: byte i differs */
+	bzhi	%edx, %ecx, %ecx	/* the bytes from n on never count */
+	jnz	.Ldiff_ecx
+	xor	%eax, %eax
+	vzeroupper
+	ret
+
+	.p2align 6
+.Labove32:
+	EQ32	0, %ymm1		/* the head, kept for 65.. */
+	cmp	$64, %rdx
+	ja	.Labove64
+	EQ32_END -32, %ymm2
+	RETURN_IF_EQUAL2 %ymm1, %ymm2, .Ldiff_head_tail
+.Lzero:
+	xor	%eax, %eax
+	ret
+
+	.p2align 6
+.Labove64:
+	/* The first two vectors one by one: inputs that differ early
+	 * leave after reading little. */
+	vpmovmskb %ymm1, %eax
+	inc	%eax			/* eq mask + 1: lowest set bit = first difference */
+	jnz	.Ldiff_at0
+	EQ32	32, %ymm2
+	vpmovmskb %ymm2, %eax
+	inc	%eax
+	jnz	.Ldiff_at32
+	cmp	$128, %rdx
+	ja	.Labove128
+	/* 65..128: the two vectors ending at n (the bytes before n - 64
+	 * are equal). */
+	EQ32_END -64, %ymm3
+	EQ32_END -32, %ymm4
+	RETURN_IF_EQUAL2 %ymm3, %ymm4, .Ldiff_last2
+
+	.p2align 6
+.Labove128:
+	/* The next two vectors under one test, then up to 256 bytes the
+	 * last one, two or four vectors ending at n (the bytes before them
+	 * are equal), each loaded before the test that needs it. */
+	EQ32	64, %ymm1
+	EQ32	96, %ymm2
+	vpand	%ymm1, %ymm2, %ymm3
+	vpmovmskb %ymm3, %eax
+	inc	%eax
+	jnz	.Ldiff_pair64
+	cmp	$256, %rdx
+	ja	ml_memcmp_avx2_above256
+	EQ32_END -32, %ymm4
+	cmp	$160, %rdx
+	jbe	.Llast1
+	EQ32_END -64, %ymm3
+	cmp	$192, %rdx
+	jbe	.Llast2
+	EQ32_END -128, %ymm1
+	EQ32_END -96, %ymm2
+	vpand	%ymm1, %ymm2, %ymm5
+	vpand	%ymm3, %ymm4, %ymm6
+	vpand	%ymm5, %ymm6, %ymm7
+	vpmovmskb %ymm7, %eax
+	inc	%eax
+	jnz	.Ldiff_last4
+	vzeroupper
+	ret
+.Llast1:				/* 129..160: ymm4, eq at n - 32 */
+	vpmovmskb %ymm4, %eax
+	inc	%eax
+	jnz	.Ldiff_last1
+	vzeroupper
+	ret
+.Llast2:				/* 161..192: ymm3, ymm4, eq at n - 64, n - 32 */
+	RETURN_IF_EQUAL2 %ymm3, %ymm4, .Ldiff_last2
+
+	/* The differing exits, out of the lines above.  A group's first
+	 * differing byte is found without a branch on which vector holds
+	 * it: random positions would mispredict one. */
+	.p2align 5
+.Ldiff_pair64:				/* ymm1, ymm2: eq at 64, 96 */
+	NE64	%ymm1, %ymm2, %rcx, %rax
+	tzcnt	%rcx, %rcx
+	RETURN_DIFF 64
+
+	.p2align 5
+.Ldiff_last4:				/* ymm1-4: eq at n - 128, -96, -64, -32 */
+	NE64	%ymm1, %ymm2, %rcx, %rax	/* bytes n - 128 .. n - 65 */
+	NE64	%ymm3, %ymm4, %r8, %rax		/* bytes n - 64 .. n - 1 */
+	tzcnt	%r8, %r8
+	add	$64, %r8
+	tzcnt	%rcx, %rcx		/* CF: no difference in the first 64 */
+	cmovc	%r8, %rcx
+	lea	-128(%rdx,%rcx), %rcx
+	RETURN_DIFF
+
+	.p2align 5
+.Ldiff_last2:				/* ymm3, ymm4: eq at n - 64, n - 32 */
+	NE64	%ymm3, %ymm4, %rcx, %rax
+	tzcnt	%rcx, %rcx
+	lea	-64(%rdx,%rcx), %rcx
+	RETURN_DIFF
+
+	.p2align 5
+.Ldiff_last1:				/* eax: eq mask + 1 of the vector at n - 32 */
+	tzcnt	%eax, %ecx
+	add	%rdx, %rcx
+	RETURN_DIFF -32
+
+	.p2align 5
+.Ldiff_ecx:				/* ecx: the differing bytes from 0 */
+	tzcnt	%ecx, %ecx
+	RETURN_DIFF
+
+	.p2align 5
+.Ldiff_at0:				/* eax: the head's eq mask + 1 */
+	tzcnt	%eax, %ecx
+	RETURN_DIFF
+
+	.p2align 5
+.Ldiff_at32:				/* eax: the second vector's eq mask + 1 */
+	tzcnt	%eax, %ecx
+	RETURN_DIFF 32
+
+	.p2align 5
+.Ldiff_head_tail:			/* ymm1, ymm2: eq at 0 and at n - 32 */
+	vpmovmskb %ymm1, %eax
+	vpmovmskb %ymm2, %ecx
+	not	%eax
+	not	%ecx
+	sub	$32, %edx
+	shlx	%rdx, %rcx, %rcx	/* the tail's bits at their bytes */
+	or	%rax, %rcx
+	tzcnt	%rcx, %rcx
+	RETURN_DIFF
+	.size	memlane_memcmp_avx2, .-memlane_memcmp_avx2
+
+#endif
+
+	.section .note.GNU-stack, "", @progbits
