@@ -100,11 +100,11 @@ $(BUILD)/obj/src/%.o: src/%.c Makefile mk/library.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) $(FLAGS_$(call level_of,$<)) \
 	    $(FLAGS_fn_$(call function_of,$<)) -c $< -o $@
-# Assembly: the C flags for the preprocessor (-I, -D, -fsanitize, which
-# selects the C code instead) and -g; no warning flags (C-only ones).
+# Assembly, through the preprocessor with the C flags: -I, -D, -g, -Wa,
+# and -fsanitize (which selects the C code instead, src/sanitized.h).
 $(BUILD)/obj/src/%.o: src/%.S Makefile mk/library.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -W%,$(CFLAGS) $(LIB_CFLAGS)) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # The library's objects, one archive member each, for the programs that
 # reach its internals (ml_* functions, the variants by name): the tests
