@@ -53,7 +53,7 @@ ML_ASM_PART int ml_memcmp_avx2_above256(const unsigned char *p, const unsigned c
 /* 1 <= n <= 32 where a vector from p or q would cross a page end: the 32
  * bytes ending at n when they stay on the page of byte n - 1 (a buffer
  * byte), else the masked in-bounds path.  Out of line and cold: the
- * OR-test of the entry sends 1.5 % of random addresses here. */
+ * entry's OR-test sends few addresses here (docs/memcmp-results.md). */
 ML_ASM_PART __attribute__((noinline, cold)) int
 ml_memcmp_avx2_page_end(const unsigned char *p, const unsigned char *q, size_t n)
 {

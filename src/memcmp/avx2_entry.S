@@ -3,8 +3,8 @@
  * memcmp, AVX2: the entry, 0..256 bytes; above, avx2.c's loop
  * (ml_memcmp_avx2_above256).
  *
- * Assembly because C cannot pin where the blocks go, and here that
- * decides a cycle a call: gcc and clang laid the same C ladder out
+ * Assembly because C cannot pin where the blocks go, and here the
+ * layout decides the speed: gcc and clang laid the same C ladder out
  * differently, each with some class returning from the next 64-byte
  * line or through a shared return block.  Here each class up to 128 B
  * ends on the line it starts on (docs/memcmp.md, "The entry in

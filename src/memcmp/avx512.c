@@ -146,8 +146,8 @@ __attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const vo
          * an input that differs (docs/memcmp.md). */
         uint64_t m0 = ml_ne32k(p, q), m1 = ml_ne32k(p + n - 32, q + n - 32);
         m = m0 | m1 << (n - 32);
-        /* Equal returns here, not by a jump to the return above: that
-         * jump cost a cycle (docs/memcmp.md, "Every size warmed"). */
+        /* Equal returns here, not by a jump to the return above, which
+         * was slower (docs/memcmp.md, "Every size warmed"). */
         if (ML_LIKELY(m == 0))
             return ml_equal_result();
         return ml_diff_at(p, q, ml_ctz64(m));

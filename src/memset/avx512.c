@@ -65,8 +65,8 @@ __attribute__((aligned(64))) void *memlane_memset_avx512(void *dst, int c, size_
         return dst;
     }
     /* 129..256 B tested first, so that no branch other sizes take lies
-     * on its way: passed untaken, such a branch cost a cycle once the
-     * predictor knew it (docs/memset.md, "Every size warmed"). */
+     * on its way: passed untaken once the predictor knows it, such a
+     * branch slows the class (docs/memset.md, "Every size warmed"). */
     __m512i v = _mm512_set1_epi8((char)c);
     if (n <= 256) {
         mls_head_tail2(d, n, v);
