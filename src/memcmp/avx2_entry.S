@@ -136,15 +136,7 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	inc	%eax
 	jnz	.Ldiff_at32
 	cmp	$128, %rdx
-	ja	.Labove128
-	/* 65..128: the two vectors ending at n (the bytes before n - 64
-	 * are equal). */
-	EQ32_END -64, %ymm3
-	EQ32_END -32, %ymm4
-	RETURN_IF_EQUAL2 %ymm3, %ymm4, .Ldiff_last2
-
-	.p2align 6
-.Labove128:
+	jbe	.Lupto128		/* on a line of its own: 129.. runs on */
 	/* The next two vectors under one test, then up to 256 bytes the
 	 * last one, two or four vectors ending at n (the bytes before them
 	 * are equal), each loaded before the test that needs it. */
@@ -179,6 +171,13 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	vzeroupper
 	ret
 .Llast2:				/* 161..192: ymm3, ymm4, eq at n - 64, n - 32 */
+	RETURN_IF_EQUAL2 %ymm3, %ymm4, .Ldiff_last2
+
+	.p2align 6
+.Lupto128:				/* 65..128: the two vectors ending at n
+					 * (the bytes before n - 64 are equal) */
+	EQ32_END -64, %ymm3
+	EQ32_END -32, %ymm4
 	RETURN_IF_EQUAL2 %ymm3, %ymm4, .Ldiff_last2
 
 	/* The differing exits, out of the lines above.  A group's first
