@@ -6,9 +6,11 @@
  *              dwords by a masked load and the last bytes by byte loads
  *    33..64    head + tail vector, one test
  *    65..128   vectors at 0, 32, n - 64 and n - 32, one test
- *   129..256   head vector, the next three, then the four ending at n
+ *   129..256   head vector, the next three, then three from p's first
+ *              32-byte boundary at or above n - 128, and the one ending at n
  *   257..      head vector, the next three, then four vectors per
- *              iteration, p aligned, then the last one, two or four
+ *              iteration, p aligned, then the last one, two or four (all
+ *              but the one ending at n aligned)
  * Up to 128 bytes a group is tested by ANDing vpcmpeqb masks and one
  * vpmovmskb compared with all-ones (as glibc's __memcmp_avx2_movbe
  * does); above, XORs ORed and one vptest: each measured the faster
@@ -105,9 +107,15 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
             _mm256_or_si256(ml_xor32(p + 64, q + 64), ml_xor32(p + 96, q + 96)))))
         return 1;
     /* 129..256: no loop and no branch on how many bytes are left, which
-     * mispredict on random sizes (docs/memcmp.md). */
-    if (n <= 256)
-        return ml_any32(xor4(p, q, n - 128, n - 96, n - 64, n - 32));
+     * mispredict on random sizes (docs/memcmp.md).  Three vectors from
+     * p's first 32-byte boundary at or above n - 128 (128 at most), then
+     * the one ending at n: with p aligned only that one can cross a
+     * 64-byte line (of the four ending at n, two did at n = 16 mod 32). */
+    if (n <= 256) {
+        size_t at = (((uintptr_t)p + n - 128 + 31) & ~(uintptr_t)31) - (uintptr_t)p;
+        at = at < 128 ? at : 128;
+        return ml_any32(xor4(p, q, at, at + 32, at + 64, n - 32));
+    }
     size_t i = 128 - ((uintptr_t)p & 31);
     if (ML_UNLIKELY(n >= ML_CMP_PREFETCH_MIN) && ml_cmp_in_band(n))
         return bcmp_prefetching(p, q, n, i);
@@ -120,5 +128,8 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
     if (rest <= 64)
         return ml_any32(_mm256_or_si256(ml_xor32(p + n - 64, q + n - 64),
                                         ml_xor32(p + n - 32, q + n - 32)));
-    return ml_any32(xor4(p, q, n - 128, n - 96, n - 64, n - 32));
+    /* 64 < rest <= 128: two aligned vectors from i, a third aligned one
+     * unless it would pass n, then the one ending at n. */
+    size_t third = i + 64 < n - 32 ? i + 64 : n - 32;
+    return ml_any32(xor4(p, q, i, i + 32, third, n - 32));
 }
