@@ -15,7 +15,9 @@
  *    33..64    head and tail vector, one test
  *    65..128   the head vector, the next one, then the last two
  *   129..256   the head vector, the next one, the two after them, then
- *              the last one (129..160), two (..192) or four ending at n
+ *              the last one (129..160) or two (..192) ending at n, or
+ *              three from p's first 32-byte boundary at or above n - 128
+ *              and the one ending at n
  * A group's vpcmpeqb masks are ANDed and tested once; only a group that
  * differs builds the mask of its differing bytes, out of the line, and
  * finds the first one without a branch on which vector holds it.
@@ -137,9 +139,17 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	jnz	.Ldiff_at32
 	cmp	$128, %rdx
 	jbe	.Lupto128		/* on a line of its own: 129.. runs on */
+	/* r9: where the tail of 193..256 starts (below); early, so that
+	 * its loads need not wait for it. */
+	lea	-97(%rdi,%rdx), %r9
+	and	$-32, %r9
+	sub	%rdi, %r9
+	mov	$128, %eax
+	cmp	%rax, %r9
+	cmova	%rax, %r9
 	/* The next two vectors under one test, then up to 256 bytes the
-	 * last one, two or four vectors ending at n (the bytes before them
-	 * are equal), each loaded before the test that needs it. */
+	 * last one or two vectors ending at n (the bytes before them are
+	 * equal), or the tail of 193..256. */
 	EQ32	64, %ymm1
 	EQ32	96, %ymm2
 	vpand	%ymm1, %ymm2, %ymm3
@@ -151,11 +161,17 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	EQ32_END -32, %ymm4
 	cmp	$160, %rdx
 	jbe	.Llast1
-	EQ32_END -64, %ymm3
 	cmp	$192, %rdx
 	jbe	.Llast2
-	EQ32_END -128, %ymm1
-	EQ32_END -96, %ymm2
+	/* 193..256: three vectors from p's first 32-byte boundary at or
+	 * above n - 128 (at most 128; r9 bytes from p), then the one ending
+	 * at n: with p aligned only that one can cross a 64-byte line. */
+	vmovdqu	(%rsi,%r9), %ymm1
+	vpcmpeqb (%rdi,%r9), %ymm1, %ymm1
+	vmovdqu	32(%rsi,%r9), %ymm2
+	vpcmpeqb 32(%rdi,%r9), %ymm2, %ymm2
+	vmovdqu	64(%rsi,%r9), %ymm3
+	vpcmpeqb 64(%rdi,%r9), %ymm3, %ymm3
 	vpand	%ymm1, %ymm2, %ymm5
 	vpand	%ymm3, %ymm4, %ymm6
 	vpand	%ymm5, %ymm6, %ymm7
@@ -170,7 +186,8 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	jnz	.Ldiff_last1
 	vzeroupper
 	ret
-.Llast2:				/* 161..192: ymm3, ymm4, eq at n - 64, n - 32 */
+.Llast2:				/* 161..192: ymm4 eq at n - 32 */
+	EQ32_END -64, %ymm3
 	RETURN_IF_EQUAL2 %ymm3, %ymm4, .Ldiff_last2
 
 	.p2align 6
@@ -190,14 +207,20 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	RETURN_DIFF 64
 
 	.p2align 5
-.Ldiff_last4:				/* ymm1-4: eq at n - 128, -96, -64, -32 */
-	NE64	%ymm1, %ymm2, %rcx, %rax	/* bytes n - 128 .. n - 65 */
-	NE64	%ymm3, %ymm4, %r8, %rax		/* bytes n - 64 .. n - 1 */
-	tzcnt	%r8, %r8
-	add	$64, %r8
-	tzcnt	%rcx, %rcx		/* CF: no difference in the first 64 */
-	cmovc	%r8, %rcx
-	lea	-128(%rdx,%rcx), %rcx
+.Ldiff_last4:				/* ymm1-4: eq at r9, r9 + 32, r9 + 64, n - 32 */
+	NE64	%ymm1, %ymm2, %rcx, %rax	/* bytes r9 .. r9 + 63 */
+	vpmovmskb %ymm3, %eax
+	not	%eax			/* bytes r9 + 64 .. r9 + 95 */
+	vpmovmskb %ymm4, %r8d
+	not	%r8d			/* bytes n - 32 .. n - 1 */
+	tzcnt	%r8d, %r8d
+	lea	-32(%rdx,%r8), %r8
+	tzcnt	%eax, %eax		/* CF: none in r9 + 64 .. r9 + 95 */
+	lea	64(%r9,%rax), %rax
+	cmovc	%r8, %rax
+	tzcnt	%rcx, %rcx		/* CF: none in r9 .. r9 + 63 */
+	lea	(%r9,%rcx), %rcx
+	cmovc	%rax, %rcx
 	RETURN_DIFF
 
 	.p2align 5
