@@ -58,9 +58,9 @@ __attribute__((aligned(64))) int memlane_bcmp_sse2(const void *a, const void *b,
      * entry, 1..16 takes one jump (as in glibc's code). */
     if (ML_UNLIKELY(n <= 16)) {
 #if ML_READ_AROUND
-        /* One whole vector when both stay on their page (see memcmp). */
-        if (n == 0)
-            return 0;
+        /* One whole vector when both stay on their page (see memcmp);
+         * n == 0 compares a static block, every bit masked off. */
+        ml_empty_at_zeros(&p, &q, n);
         if (ML_LIKELY(ml_in_page(p, q, 16)))
             return (ml_ne16(p, q) & ((1u << n) - 1)) != 0;
         return upto16_page_end(p, q, n);
