@@ -80,14 +80,16 @@ __attribute__((aligned(64))) int memlane_bcmp_avx2(const void *a, const void *b,
     const unsigned char *p = a, *q = b;
 
     if (n <= 32) {
-        if (n == 0)
-            return 0;
 #if ML_READ_AROUND
-        /* One whole vector when both stay on their page (see memcmp). */
+        /* One whole vector when both stay on their page (see memcmp);
+         * n == 0 compares a static block, every bit masked off. */
+        ml_empty_at_zeros(&p, &q, n);
         if (ML_LIKELY(ml_in_page(p, q, 32)))
             return _bzhi_u32(ml_ne32(p, q), (unsigned)n) != 0;
         return upto32_page_end(p, q, n);
 #else
+        if (n == 0)
+            return 0;
         return upto32_in_bounds(p, q, n);
 #endif
     }
