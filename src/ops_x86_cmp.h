@@ -77,8 +77,8 @@ static inline int ml_in_page(const void *p, const void *q, size_t bytes)
 /* n == 0 without a branch: p and q both pointed at a static block of 64
  * zero bytes (one page), so that the caller's whole-vector compare, with
  * every bit masked off, reads mapped memory and finds no difference.  A
- * taken branch for n == 0 there slowed the 33-64 B class, reached by the
- * entry's other branch, for the rest of the process (docs/memcmp.md). */
+ * branch for n == 0 there, once taken, slowed the 33-64 B class (reached
+ * by the entry's other branch) by a cycle (docs/memcmp.md). */
 static inline void ml_empty_at_zeros(const unsigned char **p, const unsigned char **q,
                                      size_t n)
 {
