@@ -23,7 +23,7 @@
 
 static void features(char *buf, size_t len)
 {
-    const struct ml_cpu *c = ml_cpu();
+    const struct ml_cpu *c = ml_cpu_all();
     struct {
         int on;
         const char *name;

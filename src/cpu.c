@@ -15,19 +15,17 @@ static unsigned long long ml_xgetbv0(void)
     return ((unsigned long long)hi << 32) | lo;
 }
 
-/* Each CPUID traps to the hypervisor in a virtual machine (about 6 us on
- * the KVM guest of docs/design.md), and every process that loads memlane
- * runs these at start-up: so each leaf is read once, the brand string
- * only when asked for (ml_cpu_brand). */
+/* Each CPUID traps to the hypervisor in a virtual machine (microseconds
+ * each: docs/design.md, "Start-up cost"), and every process that loads
+ * memlane selects its variants at start-up: so that selection reads only
+ * leaves 1 and 7.0, each once.  Leaf 7 exists wherever OSXSAVE is set
+ * (XSAVE is enumerated by leaf 0xD), and without OSXSAVE no level above
+ * sse2 is usable, so the selection needs leaf 0 neither for the highest
+ * leaf nor for the vendor; those, and leaf 7.1, are read with the cache
+ * sizes (ml_cpu_all), the brand string only when asked for. */
 static void ml_cpu_detect(struct ml_cpu *cpu)
 {
-    unsigned a, b, c, d, vendor_ebx;
-
-    __cpuid(0, cpu->max_leaf, vendor_ebx, c, d);
-    cpu->is_intel = vendor_ebx == 0x756e6547; /* "Genu" */
-    cpu->is_amd = vendor_ebx == 0x68747541;   /* "Auth" */
-    if (cpu->max_leaf < 1)
-        return;
+    unsigned a, b, c, d;
 
     __cpuid(1, a, b, c, d);
     /* The display family: the base family, plus the extended family when
@@ -37,28 +35,50 @@ static void ml_cpu_detect(struct ml_cpu *cpu)
     cpu->sse2 = (d >> 26) & 1;
     cpu->movbe = (c >> 22) & 1;
     unsigned osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+    if (!osxsave)
+        return;
 
     /* XCR0 bits: 1 SSE, 2 AVX (YMM upper), 5 opmask, 6 ZMM upper 256,
      * 7 ZMM16-31. */
-    unsigned long long xcr0 = osxsave ? ml_xgetbv0() : 0;
+    unsigned long long xcr0 = ml_xgetbv0();
     int ymm_ok = avx && (xcr0 & 0x6) == 0x6;
     int zmm_ok = ymm_ok && (xcr0 & 0xe6) == 0xe6;
 
-    if (cpu->max_leaf >= 7) {
+    __cpuid_count(7, 0, a, b, c, d);
+    cpu->leaf7_read = 1;
+    cpu->leaf7_subleaves = a;
+    cpu->bmi1 = (b >> 3) & 1;
+    cpu->avx2 = ymm_ok && ((b >> 5) & 1);
+    cpu->bmi2 = (b >> 8) & 1;
+    cpu->erms = (b >> 9) & 1;
+    cpu->avx512f = zmm_ok && ((b >> 16) & 1);
+    cpu->avx512bw = zmm_ok && ((b >> 30) & 1);
+    cpu->avx512vl = zmm_ok && ((b >> 31) & 1);
+    cpu->fsrm = (d >> 4) & 1;
+}
+
+/* The rest, for the tunables and the reports: the vendor, the highest
+ * basic leaf, leaf 7.0's string flags where the selection did not read
+ * it, leaf 7.1. */
+static void ml_cpu_detect_rest(struct ml_cpu *cpu)
+{
+    unsigned a, b, c, d, vendor_ebx;
+
+    __cpuid(0, cpu->max_leaf, vendor_ebx, c, d);
+    cpu->is_intel = vendor_ebx == 0x756e6547; /* "Genu" */
+    cpu->is_amd = vendor_ebx == 0x68747541;   /* "Auth" */
+    if (cpu->max_leaf < 7)
+        return;
+    if (!cpu->leaf7_read) {
         __cpuid_count(7, 0, a, b, c, d);
-        cpu->bmi1 = (b >> 3) & 1;
-        cpu->avx2 = ymm_ok && ((b >> 5) & 1);
-        cpu->bmi2 = (b >> 8) & 1;
+        cpu->leaf7_read = 1;
+        cpu->leaf7_subleaves = a;
         cpu->erms = (b >> 9) & 1;
-        cpu->avx512f = zmm_ok && ((b >> 16) & 1);
-        cpu->avx512bw = zmm_ok && ((b >> 30) & 1);
-        cpu->avx512vl = zmm_ok && ((b >> 31) & 1);
         cpu->fsrm = (d >> 4) & 1;
-        unsigned max_sub = a;
-        if (max_sub >= 1) {
-            __cpuid_count(7, 1, a, b, c, d);
-            cpu->fsrs = (a >> 11) & 1;
-        }
+    }
+    if (cpu->leaf7_subleaves >= 1) {
+        __cpuid_count(7, 1, a, b, c, d);
+        cpu->fsrs = (a >> 11) & 1;
     }
 }
 
@@ -85,8 +105,17 @@ void ml_cpu_brand(char out[49])
 }
 #else
 static void ml_cpu_detect(struct ml_cpu *cpu) { (void)cpu; }
+static void ml_cpu_detect_rest(struct ml_cpu *cpu) { (void)cpu; }
 void ml_cpu_brand(char out[49]) { out[0] = 0; }
 #endif
+
+/* Zeroed field by field: a struct initialiser may become a memset call. */
+static void ml_cpu_clear(struct ml_cpu *c)
+{
+    unsigned char *p = (unsigned char *)c;
+    for (size_t i = 0; i < sizeof *c; i++)
+        p[i] = 0;
+}
 
 const struct ml_cpu *ml_cpu(void)
 {
@@ -95,11 +124,22 @@ const struct ml_cpu *ml_cpu(void)
 
     if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
         struct ml_cpu tmp;
-        /* Field by field: a struct initialiser may become a memset call. */
-        unsigned char *p = (unsigned char *)&tmp;
-        for (size_t i = 0; i < sizeof tmp; i++)
-            p[i] = 0;
+        ml_cpu_clear(&tmp);
         ml_cpu_detect(&tmp);
+        cpu = tmp;
+        __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+    }
+    return &cpu;
+}
+
+const struct ml_cpu *ml_cpu_all(void)
+{
+    static struct ml_cpu cpu;
+    static int done;
+
+    if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+        struct ml_cpu tmp = *ml_cpu();
+        ml_cpu_detect_rest(&tmp);
         cpu = tmp;
         __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
     }
@@ -184,7 +224,7 @@ static int ml_amd_has_cache_leaf(void)
  * highest listed); 0 if unknown. */
 static size_t ml_cache_bytes(unsigned level)
 {
-    const struct ml_cpu *cpu = ml_cpu();
+    const struct ml_cpu *cpu = ml_cpu_all();
 
     if (cpu->is_intel && cpu->max_leaf >= 4)
         return ml_cache_from_leaf(4, level);

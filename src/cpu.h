@@ -22,13 +22,20 @@ struct ml_cpu {
     unsigned fsrs : 1; /* fast short rep stosb */
     unsigned is_intel : 1;
     unsigned is_amd : 1;
-    unsigned max_leaf; /* highest basic CPUID leaf */
-    unsigned family;   /* display family (base + extended), 0 if unknown */
+    unsigned leaf7_read : 1;  /* CPUID leaf 7.0 read */
+    unsigned leaf7_subleaves; /* its highest subleaf */
+    unsigned max_leaf;        /* highest basic CPUID leaf */
+    unsigned family;          /* display family (base + extended), 0 if unknown */
 };
 
-/* The features of this CPU (computed on first use; thread-safe: every
- * caller computes the same value). */
+/* The features the selection of variants needs: the ISA flags, family
+ * and, where OSXSAVE is set, erms and fsrm; the vendor, max_leaf and fsrs
+ * read 0 here.  Computed on first use; thread-safe: every caller
+ * computes the same value. */
 ML_HIDDEN const struct ml_cpu *ml_cpu(void);
+
+/* Every field (two or three CPUID leaves more than ml_cpu). */
+ML_HIDDEN const struct ml_cpu *ml_cpu_all(void);
 
 /* The processor brand string (CPUID 0x80000002-4) without the blanks at
  * either end, "" if unknown; read on each call (for reports, not for the dispatch). */

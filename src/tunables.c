@@ -193,7 +193,7 @@ static void apply_env_band(char **env, const char *name, struct ml_cmp_tunables 
 /* This CPU as the defaults see it (field by field: no memset call). */
 static void this_cpu(struct ml_tun_cpu *tc)
 {
-    const struct ml_cpu *c = ml_cpu();
+    const struct ml_cpu *c = ml_cpu_all();
     tc->is_intel = c->is_intel;
     tc->is_amd = c->is_amd;
     tc->erms = c->erms;

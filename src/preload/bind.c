@@ -11,22 +11,24 @@
  *     the address a program takes, which must stay the same in every
  *     object.
  *   - A slot not bound yet, when the name's first definition is the
- *     drop-in's (dlsym), is bound first by the loader: called with a
- *     length of 0, it resolves as on a first call, by the loader's own
- *     rules (versions, audit modules, LD_BIND_NOT), and goes on to the
- *     drop-in.  Only a slot that then holds the drop-in's entry point is
- *     rewritten.  Nothing else is called: another definition of memset
- *     (a program's own wrapper) may not be ready before main.
+ *     drop-in's (no object ahead of it defines the name), is bound first
+ *     by the loader: called with a length of 0, it resolves as on a first
+ *     call, by the loader's own rules (versions, audit modules,
+ *     LD_BIND_NOT), and goes on to the drop-in.  Only a slot that then
+ *     holds the drop-in's entry point is rewritten.  Nothing else is
+ *     called: another definition of memset (a program's own wrapper) may
+ *     not be ready before main.
  *   - Slots in read-only memory (RELRO: objects linked with -z now) are
  *     left alone, with their one extra jump: no page protection changes.
  * Objects loaded later (dlopen) bind to the entry points as before.
+ * This runs in every process at start-up: it calls no libc function per
+ * slot (docs/design.md, "Start-up cost").
  */
 #define _GNU_SOURCE /* dl_iterate_phdr, RTLD_DEFAULT */
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "internal.h"
 
@@ -40,11 +42,23 @@ enum { BIND_MEMSET, BIND_MEMCMP, BIND_BCMP, BIND_COUNT };
 
 static const char *const bind_names[BIND_COUNT] = {"memset", "memcmp", "bcmp"};
 
-/* Which of the three a slot's symbol names, or -1. */
+/* Whether two names are the same (no libc call: this runs for every
+ * PLT slot of every object at start-up). */
+static int name_is(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+/* Which of the three a slot's symbol names, or -1; most names fail on
+ * their first byte. */
 static int bind_which(const char *name)
 {
+    if (name[0] != 'm' && name[0] != 'b')
+        return -1;
     for (int f = 0; f < BIND_COUNT; f++)
-        if (strcmp(name, bind_names[f]) == 0)
+        if (name_is(name, bind_names[f]))
             return f;
     return -1;
 }
@@ -88,6 +102,94 @@ static int slot_writable(const struct dl_phdr_info *o, uintptr_t slot)
     return writable;
 }
 
+/* The dynamic section of an object, or NULL. */
+static const Elf64_Dyn *dynamic_of(const struct dl_phdr_info *o)
+{
+    for (int i = 0; i < o->dlpi_phnum; i++)
+        if (o->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            return (const Elf64_Dyn *)(o->dlpi_addr + o->dlpi_phdr[i].p_vaddr);
+    return NULL;
+}
+
+/* The GNU hash of a symbol name. */
+static uint32_t gnu_hash(const char *name)
+{
+    uint32_t h = 5381;
+    for (; *name; name++)
+        h = h * 33 + (unsigned char)*name;
+    return h;
+}
+
+/* Whether the object defines the name in its dynamic symbol table, by
+ * its GNU hash table (a bloom filter, then one hash chain): 1 yes, 0 no,
+ * -1 it has no such table.  A definition under a hidden version counts,
+ * which only errs towards not binding. */
+static int defines(const struct dl_phdr_info *o, const char *name)
+{
+    const Elf64_Dyn *dyn = dynamic_of(o);
+    uintptr_t hashtab = 0, symtab = 0, strtab = 0;
+    for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+        if (dyn->d_tag == DT_GNU_HASH)
+            hashtab = dyn_addr(o, dyn->d_un.d_ptr);
+        else if (dyn->d_tag == DT_SYMTAB)
+            symtab = dyn_addr(o, dyn->d_un.d_ptr);
+        else if (dyn->d_tag == DT_STRTAB)
+            strtab = dyn_addr(o, dyn->d_un.d_ptr);
+    }
+    if (!hashtab || !symtab || !strtab)
+        return -1;
+    /* nbuckets, symoffset, bloom words, bloom shift; then the bloom
+     * words (64-bit), the buckets, the chains. */
+    const uint32_t *head = (const uint32_t *)hashtab;
+    uint32_t nbuckets = head[0], symoffset = head[1], nbloom = head[2], shift = head[3];
+    if (!nbuckets || !nbloom)
+        return 0;
+    const uint64_t *bloom = (const uint64_t *)(const void *)(head + 4);
+    const uint32_t *buckets = (const uint32_t *)(bloom + nbloom);
+    const uint32_t *chain = buckets + nbuckets;
+    const Elf64_Sym *syms = (const Elf64_Sym *)symtab;
+
+    uint32_t h = gnu_hash(name);
+    uint64_t word = bloom[(h / 64) % nbloom];
+    uint64_t mask = (1ULL << (h % 64)) | (1ULL << ((h >> shift) % 64));
+    if ((word & mask) != mask)
+        return 0;
+    uint32_t i = buckets[h % nbuckets];
+    if (i < symoffset)
+        return 0;
+    for (;; i++) {
+        uint32_t hi = chain[i - symoffset];
+        if ((hi | 1) == (h | 1) && syms[i].st_shndx != SHN_UNDEF &&
+            name_is((const char *)strtab + syms[i].st_name, name))
+            return 1;
+        if (hi & 1)
+            return 0;
+    }
+}
+
+/* Which names an object ahead of the drop-in defines: the loader binds
+ * those to that definition, not to the drop-in.  The loaded objects come
+ * in the order of the global scope: the program, the preloaded objects,
+ * then their libraries. */
+struct defined_ahead {
+    uintptr_t self; /* an address inside the drop-in */
+    int defined[BIND_COUNT], unknown;
+};
+
+static int find_defined_ahead(struct dl_phdr_info *o, size_t size, void *data)
+{
+    struct defined_ahead *a = data;
+    (void)size;
+    if (in_object(o, a->self))
+        return 1; /* the drop-in: stop */
+    for (int f = 0; f < BIND_COUNT; f++) {
+        int d = defines(o, bind_names[f]);
+        a->defined[f] |= d == 1;
+        a->unknown |= d < 0 && dynamic_of(o);
+    }
+    return 0;
+}
+
 /* Per function: the drop-in's entry point, the selected variant, and
  * whether the entry point is the name's first definition. */
 struct binding {
@@ -111,10 +213,7 @@ static int bind_object(struct dl_phdr_info *o, size_t size, void *data)
 {
     const struct binding *b = data;
     (void)size;
-    const Elf64_Dyn *dyn = NULL;
-    for (int i = 0; i < o->dlpi_phnum; i++)
-        if (o->dlpi_phdr[i].p_type == PT_DYNAMIC)
-            dyn = (const Elf64_Dyn *)(o->dlpi_addr + o->dlpi_phdr[i].p_vaddr);
+    const Elf64_Dyn *dyn = dynamic_of(o);
     if (!dyn)
         return 0;
 
@@ -171,7 +270,11 @@ __attribute__((constructor)) static void ml_preload_bind(void)
                     (uintptr_t)__atomic_load_n(&ml_memcmp_ptr, __ATOMIC_RELAXED),
                     (uintptr_t)__atomic_load_n(&ml_bcmp_ptr, __ATOMIC_RELAXED)},
     };
+    struct defined_ahead ahead = {.self = b.entry[0]};
+    dl_iterate_phdr(find_defined_ahead, &ahead);
     for (int f = 0; f < BIND_COUNT; f++)
-        b.first[f] = (uintptr_t)dlsym(RTLD_DEFAULT, bind_names[f]) == b.entry[f];
+        b.first[f] = ahead.unknown
+                         ? (uintptr_t)dlsym(RTLD_DEFAULT, bind_names[f]) == b.entry[f]
+                         : !ahead.defined[f];
     dl_iterate_phdr(bind_object, &b);
 }
