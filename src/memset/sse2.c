@@ -2,19 +2,22 @@
 /* memset, SSE2: 16-byte vectors.
  *
  *   n                 stores
- *   0 .. 64           three classes, clamped overlapping stores:
+ *   0 .. 64           three classes, overlapping stores:
  *                     1-3 bytes, 4-15 4 dwords, 16-64 4 xmm
  *   65 .. 128         8 xmm, 4 at each end
  *   > 128             4 unaligned xmm at d, aligned loop of 4 xmm, then
  *                     4 unaligned xmm ending at d+n (no remainder branch)
  *                     rep stosb / non-temporal above the tunables
- * No branch on the remainder above 128 B, each exit returns on its own
- * (ml_memset_result), and the function starts on a 64-byte line: why,
- * with the measurements, in docs/memset.md.
+ * The function is assembly (sse2_entry.S, which says why) except above
+ * the special threshold, ml_memset_sse2_large here.  Sanitizer builds
+ * compile the C entry below instead, the same classes: each exit returns
+ * on its own (ml_memset_result) and the function starts on a 64-byte
+ * line (docs/memset.md).
  */
 #include <emmintrin.h>
 
 #include "internal.h"
+#include "sanitized.h"
 #include "tunables.h"
 
 #define MLS_VEC __m128i
@@ -25,6 +28,21 @@
 #define MLS_SPLAT(c) _mm_set1_epi8((char)(c))
 #include "ops_x86_store.h"
 
+#if !defined(ML_SANITIZED)
+/* sse2_entry.S reads the threshold at this offset. */
+_Static_assert(offsetof(struct ml_memset_tunables, special_sse2) == 32,
+               "SPECIAL_SSE2 in sse2_entry.S");
+
+/* n at or above the special threshold (sse2_entry.S jumps here): hidden
+ * also in ab's build, so that the jump binds directly. */
+__attribute__((__visibility__("hidden"))) void *ml_memset_sse2_large(unsigned char *d,
+                                                                     int c, size_t n);
+__attribute__((__visibility__("hidden"))) void *ml_memset_sse2_large(unsigned char *d,
+                                                                     int c, size_t n)
+{
+    return mls_set_large(d, c, n);
+}
+#else
 __attribute__((aligned(64))) void *memlane_memset_sse2(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
@@ -44,3 +62,4 @@ __attribute__((aligned(64))) void *memlane_memset_sse2(void *dst, int c, size_t 
         mls_head4_loop_tail4(d, n, v); /* n > 8W */
     return ml_memset_result(dst);
 }
+#endif

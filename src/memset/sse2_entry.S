@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * memset, SSE2: the whole function below the special threshold (rep
+ * stosb, non-temporal: sse2.c's ml_memset_sse2_large above it).
+ *
+ * Assembly because C cannot pin where the blocks and their branches go,
+ * and here that decides the speed: with every size called before, gcc's
+ * layout of the same ladder ran 8-15 B a cycle slower than glibc's code
+ * (docs/memset.md, "The whole function in assembly").  Each class below
+ * starts on a 64-byte line of its own and returns from it:
+ *
+ *   line  n            branches on the way        stores
+ *   0     4..15        n >= 16 (not taken), < 4   4 dwords at 0, k, n-4-k,
+ *                                                 n-4; k = 4 from 8 B on
+ *   1     16..64       n >= 16 (taken), > 64      4 xmm at 0, k, n-16-k,
+ *                                                 n-16; k = 16 from 33 B
+ *   2     0..3         < 16, < 4 (both taken)     bytes at 0, n/2, n-1
+ *   3     129..        > 64 (taken), <= 128,      4 xmm at d, aligned loop
+ *                      special threshold          of 4, 4 ending at d + n
+ *   5     65..128      <= 128 (taken)             4 xmm at each end
+ * Sanitizer builds compile sse2.c's C entry, which their checks see.
+ */
+#include "sanitized.h"
+
+/* -fcf-protection: endbr64 at the entry, and the IBT/SHSTK property note. */
+#if defined(__CET__)
+#include <cet.h>
+#else
+#define _CET_ENDBR
+#endif
+
+#if defined(__x86_64__) && !defined(ML_SANITIZED)
+
+/* ab (bench/ab/run.sh) exports the variants; the library keeps them
+ * hidden as the C ones (-fvisibility=hidden). */
+#if defined(ML_EXPORT_VARIANTS)
+#define ML_ASM_HIDDEN(sym)
+#else
+#define ML_ASM_HIDDEN(sym) .hidden sym
+#endif
+
+/* offsetof(struct ml_memset_tunables, special_sse2), checked in sse2.c.
+ * The struct is read through the GOT: ab's build exports it; the
+ * library's, where it is hidden, has the linker turn the load into a lea. */
+#define SPECIAL_SSE2 32
+
+/* Store \v (\size bytes) at 0, k, n - \size - k and n - \size (k in r8),
+ * and return: a class whose sizes run to 4 * \size. */
+.macro STORE_ENDS_AND_K op, v, size
+	mov	%rdx, %r9
+	sub	%r8, %r9
+	\op	\v, (%rdi)
+	\op	\v, (%rdi,%r8)
+	\op	\v, -\size(%rdi,%r9)
+	\op	\v, -\size(%rdi,%rdx)
+	ret
+.endm
+
+	.text
+	.globl	memlane_memset_sse2
+	ML_ASM_HIDDEN(memlane_memset_sse2)
+	.type	memlane_memset_sse2, @function
+	.p2align 6
+memlane_memset_sse2:			/* d = rdi, c = esi, n = rdx */
+	_CET_ENDBR
+	mov	%rdi, %rax
+	cmp	$16, %rdx
+	jae	.Lfrom16
+	movzbl	%sil, %ecx
+	imul	$0x01010101, %ecx, %ecx	/* c in each byte */
+	cmp	$4, %rdx
+	jb	.Lbelow4
+	/* 4..15: the dwords at 0 and n - 4, and at k and n - 4 - k */
+	mov	%edx, %r8d
+	and	$8, %r8d
+	shr	%r8d			/* k: 4 if n >= 8, else 0 */
+	STORE_ENDS_AND_K mov, %ecx, 4
+
+	.p2align 6
+.Lfrom16:
+	movd	%esi, %xmm0
+	punpcklbw %xmm0, %xmm0
+	pshuflw	$0, %xmm0, %xmm0
+	pshufd	$0, %xmm0, %xmm0	/* c in each byte */
+	cmp	$64, %rdx
+	ja	.Labove64
+	/* 16..64: the vectors at 0 and n - 16, and at k and n - 16 - k */
+	lea	-1(%rdx), %r8d
+	shr	%r8d
+	and	$16, %r8d		/* k: 16 if n >= 33, else 0 */
+	STORE_ENDS_AND_K movups, %xmm0, 16
+
+	.p2align 6
+.Lbelow4:				/* 0..3: the bytes at 0, n / 2, n - 1 */
+	test	%rdx, %rdx
+	jz	.Lret
+	mov	%cl, (%rdi)
+	mov	%rdx, %r8
+	shr	%r8
+	mov	%cl, (%rdi,%r8)
+	mov	%cl, -1(%rdi,%rdx)
+.Lret:
+	ret
+
+	.p2align 6
+.Labove64:
+	cmp	$128, %rdx
+	jbe	.Lupto128
+	/* 129..: out of line from the special threshold on (0 until the
+	 * tunables are read, so the first such call reads them there) */
+	mov	ml_memset_tun@GOTPCREL(%rip), %rcx
+	cmp	SPECIAL_SSE2(%rcx), %rdx
+	jae	ml_memset_sse2_large
+	/* 4 unaligned vectors at d, then 4 aligned ones per iteration from
+	 * d's first 16-byte boundary after d + 48, then the 4 ending at n
+	 * (no branch on the remainder: they overlap what the loop stored) */
+	movups	%xmm0, (%rdi)
+	movups	%xmm0, 16(%rdi)
+	movups	%xmm0, 32(%rdi)
+	movups	%xmm0, 48(%rdi)
+	lea	-64(%rdi,%rdx), %rcx
+	lea	64(%rdi), %r8
+	and	$-16, %r8
+	.p2align 5
+.Lloop:
+	movaps	%xmm0, (%r8)
+	movaps	%xmm0, 16(%r8)
+	movaps	%xmm0, 32(%r8)
+	movaps	%xmm0, 48(%r8)
+	add	$64, %r8
+	cmp	%rcx, %r8
+	jb	.Lloop
+	movups	%xmm0, (%rcx)
+	movups	%xmm0, 16(%rcx)
+	movups	%xmm0, 32(%rcx)
+	movups	%xmm0, 48(%rcx)
+	ret
+
+	.p2align 6
+.Lupto128:				/* 65..128: 4 vectors at each end */
+	movups	%xmm0, (%rdi)
+	movups	%xmm0, 16(%rdi)
+	movups	%xmm0, 32(%rdi)
+	movups	%xmm0, 48(%rdi)
+	movups	%xmm0, -64(%rdi,%rdx)
+	movups	%xmm0, -48(%rdi,%rdx)
+	movups	%xmm0, -32(%rdi,%rdx)
+	movups	%xmm0, -16(%rdi,%rdx)
+	ret
+	.size	memlane_memset_sse2, .-memlane_memset_sse2
+
+#endif
+
+	.section .note.GNU-stack, "", @progbits
