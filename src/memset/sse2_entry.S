@@ -9,15 +9,18 @@
  * (docs/memset.md, "The whole function in assembly").  Each class below
  * starts on a 64-byte line of its own and returns from it:
  *
- *   line  n            branches on the way        stores
- *   0     4..15        n >= 16 (not taken), < 4   4 dwords at 0, k, n-4-k,
- *                                                 n-4; k = 4 from 8 B on
- *   1     16..64       n >= 16 (taken), > 64      4 xmm at 0, k, n-16-k,
- *                                                 n-16; k = 16 from 33 B
- *   2     0..3         < 16, < 4 (both taken)     bytes at 0, n/2, n-1
- *   3     129..        > 64 (taken), <= 128,      4 xmm at d, aligned loop
- *                      special threshold          of 4, 4 ending at d + n
- *   5     65..128      <= 128 (taken)             4 xmm at each end
+ *   line  n         branches on the way (T: taken)    stores
+ *   0     4..15     >= 16, < 4                        4 dwords at 0, k,
+ *                                                     n-4-k, n-4; k = 4
+ *                                                     from 8 B on
+ *   1     16..64    >= 16 T, > 64                     4 xmm at 0, k,
+ *                                                     n-16-k, n-16; k = 16
+ *                                                     from 33 B on
+ *   2     0..3      >= 16, < 4 T, == 0                bytes at 0, n/2, n-1
+ *   3, 4  129..     >= 16 T, > 64 T, <= 128,          4 xmm at d, aligned
+ *                   the special threshold             loop of 4, 4 ending
+ *                                                     at d + n
+ *   5     65..128   >= 16 T, > 64 T, <= 128 T         4 xmm at each end
  * Sanitizer builds compile sse2.c's C entry, which their checks see.
  */
 #include "sanitized.h"
