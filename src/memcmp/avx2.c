@@ -41,10 +41,7 @@ static __attribute__((noinline, cold)) int diff_in128(const unsigned char *p,
 }
 
 #if ML_READ_AROUND
-/* The C parts of the assembly entry (avx2_entry.S), which jumps to them:
- * hidden also in ab's build (bench/ab/run.sh, which exports ML_HIDDEN
- * symbols), so that those jumps bind directly, not through a PLT. */
-#define ML_ASM_PART __attribute__((__visibility__("hidden")))
+/* The C parts of the assembly entry (avx2_entry.S), which jumps to them. */
 ML_ASM_PART int ml_memcmp_avx2_page_end(const unsigned char *p, const unsigned char *q,
                                         size_t n);
 ML_ASM_PART int ml_memcmp_avx2_above256(const unsigned char *p, const unsigned char *q,

@@ -17,7 +17,6 @@
 #include <emmintrin.h>
 
 #include "internal.h"
-#include "sanitized.h"
 #include "tunables.h"
 
 #define MLS_VEC __m128i
@@ -33,12 +32,9 @@
 _Static_assert(offsetof(struct ml_memset_tunables, special_sse2) == 32,
                "SPECIAL_SSE2 in sse2_entry.S");
 
-/* n at or above the special threshold (sse2_entry.S jumps here): hidden
- * also in ab's build, so that the jump binds directly. */
-__attribute__((__visibility__("hidden"))) void *ml_memset_sse2_large(unsigned char *d,
-                                                                     int c, size_t n);
-__attribute__((__visibility__("hidden"))) void *ml_memset_sse2_large(unsigned char *d,
-                                                                     int c, size_t n)
+/* n at or above the special threshold (sse2_entry.S jumps here). */
+ML_ASM_PART void *ml_memset_sse2_large(unsigned char *d, int c, size_t n);
+ML_ASM_PART void *ml_memset_sse2_large(unsigned char *d, int c, size_t n)
 {
     return mls_set_large(d, c, n);
 }
