@@ -102,13 +102,38 @@ static int slot_writable(const struct dl_phdr_info *o, uintptr_t slot)
     return writable;
 }
 
-/* The dynamic section of an object, or NULL. */
-static const Elf64_Dyn *dynamic_of(const struct dl_phdr_info *o)
+/* What the binding reads from an object's dynamic section (0: absent). */
+struct dyn_tables {
+    uintptr_t jmprel, symtab, strtab, gnu_hash;
+    size_t pltrelsz;
+    int plt_not_rela; /* DT_PLTREL other than DT_RELA */
+};
+
+/* Read an object's dynamic section once: 0 if it has none. */
+static int read_dynamic(const struct dl_phdr_info *o, struct dyn_tables *t)
 {
+    const Elf64_Dyn *dyn = NULL;
     for (int i = 0; i < o->dlpi_phnum; i++)
         if (o->dlpi_phdr[i].p_type == PT_DYNAMIC)
-            return (const Elf64_Dyn *)(o->dlpi_addr + o->dlpi_phdr[i].p_vaddr);
-    return NULL;
+            dyn = (const Elf64_Dyn *)(o->dlpi_addr + o->dlpi_phdr[i].p_vaddr);
+    *t = (struct dyn_tables){0};
+    if (!dyn)
+        return 0;
+    for (; dyn->d_tag != DT_NULL; dyn++) {
+        if (dyn->d_tag == DT_JMPREL)
+            t->jmprel = dyn_addr(o, dyn->d_un.d_ptr);
+        else if (dyn->d_tag == DT_PLTRELSZ)
+            t->pltrelsz = dyn->d_un.d_val;
+        else if (dyn->d_tag == DT_PLTREL)
+            t->plt_not_rela = dyn->d_un.d_val != DT_RELA;
+        else if (dyn->d_tag == DT_SYMTAB)
+            t->symtab = dyn_addr(o, dyn->d_un.d_ptr);
+        else if (dyn->d_tag == DT_STRTAB)
+            t->strtab = dyn_addr(o, dyn->d_un.d_ptr);
+        else if (dyn->d_tag == DT_GNU_HASH)
+            t->gnu_hash = dyn_addr(o, dyn->d_un.d_ptr);
+    }
+    return 1;
 }
 
 /* The GNU hash of a symbol name. */
@@ -124,30 +149,20 @@ static uint32_t gnu_hash(const char *name)
  * its GNU hash table (a bloom filter, then one hash chain): 1 yes, 0 no,
  * -1 it has no such table.  A definition under a hidden version counts,
  * which only errs towards not binding. */
-static int defines(const struct dl_phdr_info *o, const char *name)
+static int defines(const struct dyn_tables *t, const char *name)
 {
-    const Elf64_Dyn *dyn = dynamic_of(o);
-    uintptr_t hashtab = 0, symtab = 0, strtab = 0;
-    for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
-        if (dyn->d_tag == DT_GNU_HASH)
-            hashtab = dyn_addr(o, dyn->d_un.d_ptr);
-        else if (dyn->d_tag == DT_SYMTAB)
-            symtab = dyn_addr(o, dyn->d_un.d_ptr);
-        else if (dyn->d_tag == DT_STRTAB)
-            strtab = dyn_addr(o, dyn->d_un.d_ptr);
-    }
-    if (!hashtab || !symtab || !strtab)
+    if (!t->gnu_hash || !t->symtab || !t->strtab)
         return -1;
     /* nbuckets, symoffset, bloom words, bloom shift; then the bloom
      * words (64-bit), the buckets, the chains. */
-    const uint32_t *head = (const uint32_t *)hashtab;
+    const uint32_t *head = (const uint32_t *)t->gnu_hash;
     uint32_t nbuckets = head[0], symoffset = head[1], nbloom = head[2], shift = head[3];
     if (!nbuckets || !nbloom)
         return 0;
     const uint64_t *bloom = (const uint64_t *)(const void *)(head + 4);
     const uint32_t *buckets = (const uint32_t *)(bloom + nbloom);
     const uint32_t *chain = buckets + nbuckets;
-    const Elf64_Sym *syms = (const Elf64_Sym *)symtab;
+    const Elf64_Sym *syms = (const Elf64_Sym *)t->symtab;
 
     uint32_t h = gnu_hash(name);
     uint64_t word = bloom[(h / 64) % nbloom];
@@ -160,7 +175,7 @@ static int defines(const struct dl_phdr_info *o, const char *name)
     for (;; i++) {
         uint32_t hi = chain[i - symoffset];
         if ((hi | 1) == (h | 1) && syms[i].st_shndx != SHN_UNDEF &&
-            name_is((const char *)strtab + syms[i].st_name, name))
+            name_is((const char *)t->strtab + syms[i].st_name, name))
             return 1;
         if (hi & 1)
             return 0;
@@ -182,10 +197,13 @@ static int find_defined_ahead(struct dl_phdr_info *o, size_t size, void *data)
     (void)size;
     if (in_object(o, a->self))
         return 1; /* the drop-in: stop */
+    struct dyn_tables t;
+    if (!read_dynamic(o, &t))
+        return 0; /* no dynamic symbols: defines nothing */
     for (int f = 0; f < BIND_COUNT; f++) {
-        int d = defines(o, bind_names[f]);
+        int d = defines(&t, bind_names[f]);
         a->defined[f] |= d == 1;
-        a->unknown |= d < 0 && dynamic_of(o);
+        a->unknown |= d < 0;
     }
     return 0;
 }
@@ -213,37 +231,20 @@ static int bind_object(struct dl_phdr_info *o, size_t size, void *data)
 {
     const struct binding *b = data;
     (void)size;
-    const Elf64_Dyn *dyn = dynamic_of(o);
-    if (!dyn)
+    struct dyn_tables t;
+    if (!read_dynamic(o, &t) || t.plt_not_rela || !t.jmprel || !t.symtab || !t.strtab)
         return 0;
 
-    uintptr_t jmprel = 0, symtab = 0, strtab = 0;
-    size_t pltrelsz = 0;
-    for (; dyn->d_tag != DT_NULL; dyn++) {
-        if (dyn->d_tag == DT_JMPREL)
-            jmprel = dyn_addr(o, dyn->d_un.d_ptr);
-        else if (dyn->d_tag == DT_PLTRELSZ)
-            pltrelsz = dyn->d_un.d_val;
-        else if (dyn->d_tag == DT_PLTREL && dyn->d_un.d_val != DT_RELA)
-            return 0;
-        else if (dyn->d_tag == DT_SYMTAB)
-            symtab = dyn_addr(o, dyn->d_un.d_ptr);
-        else if (dyn->d_tag == DT_STRTAB)
-            strtab = dyn_addr(o, dyn->d_un.d_ptr);
-    }
-    if (!jmprel || !symtab || !strtab)
-        return 0;
-
-    const Elf64_Rela *r = (const Elf64_Rela *)jmprel;
-    const Elf64_Sym *syms = (const Elf64_Sym *)symtab;
-    for (size_t i = 0; i < pltrelsz / sizeof *r; i++) {
+    const Elf64_Rela *r = (const Elf64_Rela *)t.jmprel;
+    const Elf64_Sym *syms = (const Elf64_Sym *)t.symtab;
+    for (size_t i = 0; i < t.pltrelsz / sizeof *r; i++) {
         if (ELF64_R_TYPE(r[i].r_info) != R_X86_64_JUMP_SLOT)
             continue;
         const Elf64_Sym *s = &syms[ELF64_R_SYM(r[i].r_info)];
         /* The object's own definition binds to itself. */
         if (s->st_shndx != SHN_UNDEF)
             continue;
-        int f = bind_which((const char *)strtab + s->st_name);
+        int f = bind_which((const char *)t.strtab + s->st_name);
         uintptr_t addr = o->dlpi_addr + r[i].r_offset;
         if (f < 0 || !slot_writable(o, addr))
             continue;
