@@ -27,6 +27,9 @@
  *                               no branch; 8W < n <= 16W
  *   mls_head4_loop_tail4(d, n, v) 4 unaligned vectors at each end, aligned
  *                               vectors between, 4 per iteration; n > 8W
+ *   mls_ends_ladder(d, n, v)    lines of 4 vectors from both ends in turn,
+ *                               a test after each, to 32W, then aligned
+ *                               vectors between; n > 4W
  *   mls_loop_nt(d, n, v)        the same with non-temporal stores for the
  *                               aligned vectors, then sfence; n > W
  *   mls_masked_upto128(d, n, v) (if MLS_MASKED: AVX-512) two masked
@@ -234,6 +237,49 @@ MLS_INLINE void mls_head4_loop_tail4(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STOREU(last + MLS_W, v);
     MLS_STOREU(last + 2 * MLS_W, v);
     MLS_STOREU(last + 3 * MLS_W, v);
+}
+
+/* One line of 4 vectors at p. */
+MLS_INLINE void mls_line4(unsigned char *p, MLS_VEC v)
+{
+    MLS_STOREU(p, v);
+    MLS_STOREU(p + MLS_W, v);
+    MLS_STOREU(p + 2 * MLS_W, v);
+    MLS_STOREU(p + 3 * MLS_W, v);
+}
+
+/* n > 4W as a ladder of lines (4W bytes) filled from both ends: one at
+ * each end, one more at each end above 8W, then one at a time, head and
+ * tail in turn, to 32W; above that aligned vectors over the middle
+ * [d + 16W, e - 16W), 4 per iteration.  Each rung's stores come before
+ * its test, so random sizes meet one unpredictable test where a loop
+ * mispredicts its exit, and each size stores as many vectors as
+ * mls_head4_loop_tail4 (docs/memset.md, "A ladder for 65-512 bytes"). */
+MLS_INLINE void mls_ends_ladder(unsigned char *d, size_t n, MLS_VEC v)
+{
+    const size_t line = 4 * MLS_W;
+    unsigned char *e = d + n;
+    mls_line4(d, v);
+    mls_line4(e - line, v);
+    if (n <= 2 * line)
+        return;
+    mls_line4(d + line, v);
+    mls_line4(e - 2 * line, v);
+    if (n <= 4 * line)
+        return;
+    mls_line4(d + 2 * line, v);
+    if (n <= 5 * line)
+        return;
+    mls_line4(e - 3 * line, v);
+    if (n <= 6 * line)
+        return;
+    mls_line4(d + 3 * line, v);
+    if (n <= 7 * line)
+        return;
+    mls_line4(e - 4 * line, v);
+    if (n <= 8 * line)
+        return;
+    mls_loop4_from4w(d + 3 * line, e - 4 * line, v);
 }
 
 /* The same with non-temporal stores for the whole vectors.  The two

@@ -4,15 +4,15 @@
  *   n                 stores
  *   0 .. 64           three classes, overlapping stores:
  *                     1-3 bytes, 4-15 4 dwords, 16-64 4 xmm
- *   65 .. 128         8 xmm, 4 at each end
- *   > 128             4 unaligned xmm at d, aligned loop of 4 xmm, then
- *                     4 unaligned xmm ending at d+n (no remainder branch)
- *                     rep stosb / non-temporal above the tunables
+ *   65 .. 512         a ladder of lines (4 xmm) from both ends: one at
+ *                     each end, one more at each end above 128, then
+ *                     one at a time, head and tail in turn, to 512
+ *   > 512             the same 32 xmm, then an aligned loop of 4 xmm
+ *                     over the middle; rep stosb / non-temporal above
+ *                     the tunables (from 129 B on)
  * The function is assembly (sse2_entry.S, which says why) except above
  * the special threshold, ml_memset_sse2_large here.  Sanitizer builds
- * compile the C entry below instead, the same classes: each exit returns
- * on its own (ml_memset_result) and the function starts on a 64-byte
- * line (docs/memset.md).
+ * compile the C entry below instead, the same classes and stores.
  */
 #include <emmintrin.h>
 
@@ -48,14 +48,9 @@ __attribute__((aligned(64))) void *memlane_memset_sse2(void *dst, int c, size_t 
         ml_set_upto64_sse(d, n, v);
         return ml_memset_result(dst);
     }
-    if (n <= 128) {
-        mls_head_tail2_or4(d, n, v); /* n > 4W here: no branch */
-        return ml_memset_result(dst);
-    }
-    if (__builtin_expect(n >= ml_memset_special_sse2(), 0))
+    if (__builtin_expect(n > 128 && n >= ml_memset_special_sse2(), 0))
         return mls_set_large(d, c, n);
-    else
-        mls_head4_loop_tail4(d, n, v); /* n > 8W */
+    mls_ends_ladder(d, n, v);
     return ml_memset_result(dst);
 }
 #endif

@@ -7,7 +7,7 @@
  * and here that decides the speed: with every size called before, gcc's
  * layout of the same ladder ran 8-15 B a cycle slower than glibc's code
  * (docs/memset.md, "The whole function in assembly").  Each class below
- * starts on a 64-byte line of its own and returns from it:
+ * 129 B starts on a 64-byte line of its own and returns from it:
  *
  *   line  n         branches on the way (T: taken)    stores
  *   0     4..15     >= 16, < 4                        4 dwords at 0, k,
@@ -17,11 +17,19 @@
  *                                                     n-16-k, n-16; k = 16
  *                                                     from 33 B on
  *   2     0..3      >= 16, < 4 T, == 0                bytes at 0, n/2, n-1
- *   3, 4  129..     >= 16 T, > 64 T, <= 128,          4 xmm at d, aligned
- *                   the special threshold             loop of 4, 4 ending
- *                                                     at d + n
- *   5     65..128   >= 16 T, > 64 T, <= 128 T         4 xmm at each end
- * Sanitizer builds compile sse2.c's C entry, which their checks see.
+ *   3     65..128   >= 16 T, > 64 T, > 128            4 xmm at each end
+ *   4     129..256  ... > 128 T, the special          4 more at each end
+ *                   threshold, > 256
+ *   4-6   257..512  ... > 256 T, > 320 T, > 384 T,    a line (4 xmm) more
+ *                   > 448 T, > 512 (as far as n)      from the head, then
+ *                                                     the tail, in turn
+ *   7     513..     ... > 512 T                       the middle in
+ *                                                     aligned lines
+ * Above 64 B the classes form one ladder: each rung's stores come before
+ * its test, so a random size meets one unpredictable test, where a loop
+ * mispredicts its exit, and every size stores as many vectors as glibc's
+ * loop does.  Sanitizer builds compile sse2.c's C entry, which their
+ * checks see.
  */
 #include "sanitized.h"
 
@@ -57,6 +65,14 @@
 	\op	\v, -\size(%rdi,%r9)
 	\op	\v, -\size(%rdi,%rdx)
 	ret
+.endm
+
+/* Store \v in the 64-byte line at \off(\base), as 4 unaligned vectors. */
+.macro STORE_LINE base, off
+	movups	%xmm0, \off(\base)
+	movups	%xmm0, \off+16(\base)
+	movups	%xmm0, \off+32(\base)
+	movups	%xmm0, \off+48(\base)
 .endm
 
 	.text
@@ -106,24 +122,55 @@ memlane_memset_sse2:			/* d = rdi, c = esi, n = rdx */
 	ret
 
 	.p2align 6
-.Labove64:
+.Labove64:				/* 65..128: 4 vectors at each end */
+	lea	-64(%rdi,%rdx), %r9		/* the tail's line: d + n - 64 */
+	STORE_LINE %rdi, 0
+	STORE_LINE %r9, 0
 	cmp	$128, %rdx
-	jbe	.Lupto128
-	/* 129..: out of line from the special threshold on (0 until the
-	 * tunables are read, so the first such call reads them there) */
+	ja	.Labove128
+	ret
+
+	.p2align 6
+.Labove128:				/* 129..256: 4 more at each end */
+	/* out of line from the special threshold on (0 until the tunables
+	 * are read, so the first such call reads them there) */
 	mov	ml_memset_tun@GOTPCREL(%rip), %rcx
 	cmp	SPECIAL_SSE2(%rcx), %rdx
 	jae	ml_memset_sse2_large
-	/* 4 unaligned vectors at d, then 4 aligned ones per iteration from
-	 * d's first 16-byte boundary after d + 48, then the 4 ending at n
-	 * (no branch on the remainder: they overlap what the loop stored) */
-	movups	%xmm0, (%rdi)
-	movups	%xmm0, 16(%rdi)
-	movups	%xmm0, 32(%rdi)
-	movups	%xmm0, 48(%rdi)
-	lea	-64(%rdi,%rdx), %rcx
-	lea	64(%rdi), %r8
+	STORE_LINE %rdi, 64
+	STORE_LINE %r9, -64
+	cmp	$256, %rdx
+	ja	.Labove256
+	ret
+.Labove256:			/* 257..512: a line more at each end in turn */
+	lea	128(%rdi), %r8			/* d + 128 */
+	lea	-128(%r9), %r10			/* d + n - 192 */
+	STORE_LINE %r8, 0			/* [d + 128, d + 192) */
+	cmp	$320, %rdx
+	ja	.Labove320
+	ret
+.Labove320:
+	STORE_LINE %r10, 0			/* [d + n - 192, d + n - 128) */
+	cmp	$384, %rdx
+	ja	.Labove384
+	ret
+.Labove384:
+	STORE_LINE %r8, 64			/* [d + 192, d + 256) */
+	cmp	$448, %rdx
+	ja	.Labove448
+	ret
+.Labove448:
+	STORE_LINE %r10, -64			/* [d + n - 256, d + n - 192) */
+	cmp	$512, %rdx
+	ja	.Labove512
+	ret
+
+	.p2align 6
+.Labove512:	/* 513..: the middle [d + 256, d + n - 256) in aligned lines,
+		 * from the last 16-byte boundary at or below d + 256 */
+	add	$128, %r8
 	and	$-16, %r8
+	sub	$64, %r10			/* d + n - 256 */
 	.p2align 5
 .Lloop:
 	movaps	%xmm0, (%r8)
@@ -131,24 +178,8 @@ memlane_memset_sse2:			/* d = rdi, c = esi, n = rdx */
 	movaps	%xmm0, 32(%r8)
 	movaps	%xmm0, 48(%r8)
 	add	$64, %r8
-	cmp	%rcx, %r8
+	cmp	%r10, %r8
 	jb	.Lloop
-	movups	%xmm0, (%rcx)
-	movups	%xmm0, 16(%rcx)
-	movups	%xmm0, 32(%rcx)
-	movups	%xmm0, 48(%rcx)
-	ret
-
-	.p2align 6
-.Lupto128:				/* 65..128: 4 vectors at each end */
-	movups	%xmm0, (%rdi)
-	movups	%xmm0, 16(%rdi)
-	movups	%xmm0, 32(%rdi)
-	movups	%xmm0, 48(%rdi)
-	movups	%xmm0, -64(%rdi,%rdx)
-	movups	%xmm0, -48(%rdi,%rdx)
-	movups	%xmm0, -32(%rdi,%rdx)
-	movups	%xmm0, -16(%rdi,%rdx)
 	ret
 	.size	memlane_memset_sse2, .-memlane_memset_sse2
 
