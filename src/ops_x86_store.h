@@ -253,8 +253,9 @@ MLS_INLINE void mls_line4(unsigned char *p, MLS_VEC v)
  * tail in turn, to 32W; above that aligned vectors over the middle
  * [d + 16W, e - 16W), 4 per iteration.  Each rung's stores come before
  * its test, so random sizes meet one unpredictable test where a loop
- * mispredicts its exit, and each size stores as many vectors as
- * mls_head4_loop_tail4 (docs/memset.md, "A ladder for 65-512 bytes"). */
+ * mispredicts its exit; from 12W each size stores as many vectors as
+ * mls_head4_loop_tail4 (8W-12W: 16, the loop 12; docs/memset.md, "A
+ * ladder for 65-512 bytes"). */
 MLS_INLINE void mls_ends_ladder(unsigned char *d, size_t n, MLS_VEC v)
 {
     const size_t line = 4 * MLS_W;

@@ -18,18 +18,20 @@
  *                                                     from 33 B on
  *   2     0..3      >= 16, < 4 T, == 0                bytes at 0, n/2, n-1
  *   3     65..128   >= 16 T, > 64 T, > 128            4 xmm at each end
- *   4     129..256  ... > 128 T, the special          4 more at each end
+ *   4     129..256  ... > 128 T, the special          8 xmm at each end
  *                   threshold, > 256
- *   4-6   257..512  ... > 256 T, > 320 T, > 384 T,    a line (4 xmm) more
+ *   6, 7  257..512  ... > 256 T, > 320 T, > 384 T,    a line (4 xmm) more
  *                   > 448 T, > 512 (as far as n)      from the head, then
  *                                                     the tail, in turn
- *   7     513..     ... > 512 T                       the middle in
+ *   9     513..     ... > 512 T                       the middle in
  *                                                     aligned lines
- * Above 64 B the classes form one ladder: each rung's stores come before
+ * From 129 B the classes form one ladder: each rung's stores come before
  * its test, so a random size meets one unpredictable test, where a loop
- * mispredicts its exit, and every size stores as many vectors as glibc's
- * loop does.  Sanitizer builds compile sse2.c's C entry, which their
- * checks see.
+ * mispredicts its exit; from 193 B each size stores as many vectors as
+ * glibc's loop (129-192 B: 16, the loop 12).  No store comes before the
+ * test on the special threshold: rep stosb after stores ran slower
+ * (docs/memset.md).  Sanitizer builds compile sse2.c's C entry, which
+ * their checks see.
  */
 #include "sanitized.h"
 
@@ -122,26 +124,32 @@ memlane_memset_sse2:			/* d = rdi, c = esi, n = rdx */
 	ret
 
 	.p2align 6
-.Labove64:				/* 65..128: 4 vectors at each end */
-	lea	-64(%rdi,%rdx), %r9		/* the tail's line: d + n - 64 */
-	STORE_LINE %rdi, 0
-	STORE_LINE %r9, 0
+.Labove64:
 	cmp	$128, %rdx
 	ja	.Labove128
+	/* 65..128: 4 vectors at each end */
+	lea	-64(%rdi,%rdx), %r9		/* d + n - 64 */
+	STORE_LINE %rdi, 0
+	STORE_LINE %r9, 0
 	ret
 
 	.p2align 6
-.Labove128:				/* 129..256: 4 more at each end */
+.Labove128:				/* 129..256: 8 vectors at each end */
 	/* out of line from the special threshold on (0 until the tunables
 	 * are read, so the first such call reads them there) */
 	mov	ml_memset_tun@GOTPCREL(%rip), %rcx
 	cmp	SPECIAL_SSE2(%rcx), %rdx
 	jae	ml_memset_sse2_large
+	lea	-64(%rdi,%rdx), %r9		/* d + n - 64 */
+	STORE_LINE %rdi, 0
+	STORE_LINE %r9, 0
 	STORE_LINE %rdi, 64
 	STORE_LINE %r9, -64
 	cmp	$256, %rdx
 	ja	.Labove256
 	ret
+
+	.p2align 6
 .Labove256:			/* 257..512: a line more at each end in turn */
 	lea	128(%rdi), %r8			/* d + 128 */
 	lea	-128(%r9), %r10			/* d + n - 192 */
