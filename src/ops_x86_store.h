@@ -201,6 +201,15 @@ MLS_INLINE void mls_head8_tail8_aligned(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STOREU(e - MLS_W, v);
 }
 
+/* One line of 4 vectors at p. */
+MLS_INLINE void mls_line4(unsigned char *p, MLS_VEC v)
+{
+    MLS_STOREU(p, v);
+    MLS_STOREU(p + MLS_W, v);
+    MLS_STOREU(p + 2 * MLS_W, v);
+    MLS_STOREU(p + 3 * MLS_W, v);
+}
+
 /* Aligned vectors, 4 per iteration, from the vector boundary at or below
  * d+4W while they start below last (at least one iteration: the callers
  * have n > 8W, and cover [last, last+4W) themselves). */
@@ -228,24 +237,9 @@ MLS_INLINE void mls_head4_loop_tail4(unsigned char *d, size_t n, MLS_VEC v)
 {
     unsigned char *e = d + n;
     unsigned char *last = e - 4 * MLS_W;
-    MLS_STOREU(d, v);
-    MLS_STOREU(d + MLS_W, v);
-    MLS_STOREU(d + 2 * MLS_W, v);
-    MLS_STOREU(d + 3 * MLS_W, v);
+    mls_line4(d, v);
     mls_loop4_from4w(d, last, v);
-    MLS_STOREU(last, v);
-    MLS_STOREU(last + MLS_W, v);
-    MLS_STOREU(last + 2 * MLS_W, v);
-    MLS_STOREU(last + 3 * MLS_W, v);
-}
-
-/* One line of 4 vectors at p. */
-MLS_INLINE void mls_line4(unsigned char *p, MLS_VEC v)
-{
-    MLS_STOREU(p, v);
-    MLS_STOREU(p + MLS_W, v);
-    MLS_STOREU(p + 2 * MLS_W, v);
-    MLS_STOREU(p + 3 * MLS_W, v);
+    mls_line4(last, v);
 }
 
 /* n > 4W as a ladder of lines (4W bytes) filled from both ends: one at
