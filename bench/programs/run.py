@@ -93,10 +93,17 @@ print(len(keys), hits, eq, total, sum(buf[::4096]))
 """
 
 
+def fresh_dir(dirpath):
+    """An empty directory: inputs left in a reused --workdir by an earlier run
+    (another --scale, a repository with that run's commits) must not pile up."""
+    shutil.rmtree(dirpath, ignore_errors=True)
+    os.makedirs(dirpath)
+
+
 def gen_zstd_input(dirpath, scale):
     """Many small files: every file resets the compressor's tables (memset)."""
     rnd = random.Random(3)
-    os.makedirs(dirpath, exist_ok=True)
+    fresh_dir(dirpath)
     words = [("w%d" % i).encode() for i in range(500)]
     for i in range(int(3000 * scale)):
         size = rnd.randrange(200, 6000)
@@ -114,6 +121,7 @@ def gen_git_repo(dirpath, scale):
                GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@example.org",
                GIT_AUTHOR_DATE="2026-01-01T00:00:00Z", GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
     git = ["git", "-C", dirpath, "-c", "init.defaultBranch=main", "-c", "gc.auto=0"]
+    fresh_dir(dirpath)
     subprocess.run(["git", "init", "-q", dirpath], check=True, env=env)
     nfiles = int(1500 * scale)
     for i in range(nfiles):
