@@ -95,9 +95,17 @@ print(len(keys), hits, eq, total, sum(buf[::4096]))
 
 def fresh_dir(dirpath):
     """An empty directory: inputs left in a reused --workdir by an earlier run
-    (another --scale, a repository with that run's commits) must not pile up."""
-    shutil.rmtree(dirpath, ignore_errors=True)
+    (another --scale, a repository with that run's commits) must not pile up.
+    Only a directory this script made (its marker file beside it) is removed;
+    another one of that name stops the run."""
+    marker = os.path.join(os.path.dirname(dirpath), "." + os.path.basename(dirpath) + ".memlane-programs")
+    if os.path.lexists(dirpath):
+        if not os.path.exists(marker) and not (os.path.isdir(dirpath) and not os.listdir(dirpath)):
+            sys.exit("bench-programs: %s exists and was not made by this script: remove it "
+                     "or choose another --workdir" % dirpath)
+        shutil.rmtree(dirpath)
     os.makedirs(dirpath)
+    open(marker, "w").close()
 
 
 def gen_zstd_input(dirpath, scale):
