@@ -20,11 +20,8 @@
  *   mls_head_tail2_or4(d, n, v) the same, and 4 vectors at each end when
  *                               n > 4W, 2W <= n <= 8W (one branch, which
  *                               folds away where the caller knows n > 4W)
- *   mls_clamped4(d, n, v)       4 vectors at d + min(kW, n - W), no
- *                               branch, W <= n <= 4W
- *   mls_head8_tail8_aligned(d, n, v) 8 vectors at d, 8 ending at d+n
- *                               (7 aligned) and one for the gap between,
- *                               no branch; 8W < n <= 16W
+ *   mls_lines3_or4(d, n, v)     lines of 4 vectors at d, d+4W, d+8W
+ *                               (n > 12W) and ending at d+n; 8W < n <= 16W
  *   mls_head4_loop_tail4(d, n, v) 4 unaligned vectors at each end, aligned
  *                               vectors between, 4 per iteration; n > 8W
  *   mls_ends_ladder(d, n, v)    lines of 4 vectors from both ends in turn,
@@ -40,7 +37,7 @@
  *   mls_set_large(d, c, n)      out of line: non-temporal, rep stosb or
  *                               mls_head4_loop_tail4 by the tunables; n > 8W
  * Level-independent blocks come first: ml_set_upto64_sse covers n <= 64,
- * ml_memset_result(dst) returns dst.
+ * ml_set_upto32_sse n <= 31, ml_memset_result(dst) returns dst.
  */
 #ifndef MEMLANE_OPS_X86_STORE_H
 #define MEMLANE_OPS_X86_STORE_H
@@ -60,6 +57,25 @@ static inline void *ml_memset_result(void *dst)
 {
     __asm__("" : "+a"(dst));
     return dst;
+}
+
+/* 0 <= n <= 15 in two classes of clamped overlapping stores (below). */
+static inline __attribute__((always_inline)) void ml_set_upto15(unsigned char *d,
+                                                                size_t n, uint32_t w)
+{
+    if (n >= 4) {
+        size_t t = n - 4;
+        ml_store32(d, w);
+        ml_store32(d + (t < 4 ? t : 4), w);
+        ml_store32(d + (t < 8 ? t : 8), w);
+        ml_store32(d + t, w);
+        return;
+    }
+    if (n) {
+        d[0] = (unsigned char)w;
+        d[n >> 1] = (unsigned char)w;
+        d[n - 1] = (unsigned char)w;
+    }
 }
 
 /*
@@ -83,20 +99,19 @@ static inline __attribute__((always_inline)) void ml_set_upto64_sse(unsigned cha
         _mm_storeu_si128((__m128i *)(void *)(d + t), x);
         return;
     }
-    uint32_t w = (uint32_t)_mm_cvtsi128_si32(x);
-    if (n >= 4) {
-        size_t t = n - 4;
-        ml_store32(d, w);
-        ml_store32(d + (t < 4 ? t : 4), w);
-        ml_store32(d + (t < 8 ? t : 8), w);
-        ml_store32(d + t, w);
+    ml_set_upto15(d, n, (uint32_t)_mm_cvtsi128_si32(x));
+}
+
+/* 0 <= n <= 31: 16..31 as the xmm at d and at d+n-16, below as above. */
+static inline __attribute__((always_inline)) void ml_set_upto32_sse(unsigned char *d,
+                                                                    size_t n, __m128i x)
+{
+    if (n >= 16) {
+        _mm_storeu_si128((__m128i *)(void *)d, x);
+        _mm_storeu_si128((__m128i *)(void *)(d + n - 16), x);
         return;
     }
-    if (n) {
-        d[0] = (unsigned char)w;
-        d[n >> 1] = (unsigned char)w;
-        d[n - 1] = (unsigned char)w;
-    }
+    ml_set_upto15(d, n, (uint32_t)_mm_cvtsi128_si32(x));
 }
 
 /* rep stosb: dst in rdi, count in rcx, byte in al.  Inline asm because C
@@ -155,52 +170,6 @@ MLS_INLINE void mls_head_tail2_or4(unsigned char *d, size_t n, MLS_VEC v)
     MLS_STOREU(e - MLS_W, v);
 }
 
-/* W <= n <= 4W with no branch: 4 vectors at d + min(kW, n - W). */
-MLS_INLINE void mls_clamped4(unsigned char *d, size_t n, MLS_VEC v)
-{
-    size_t t = n - MLS_W;
-    MLS_STOREU(d, v);
-    MLS_STOREU(d + (t < MLS_W ? t : MLS_W), v);
-    MLS_STOREU(d + (t < 2 * MLS_W ? t : 2 * MLS_W), v);
-    MLS_STOREU(d + t, v);
-}
-
-/* 8W < n <= 16W with no branch (no loop whose trip count varies): 8
- * vectors at d, then, ending at d+n, one vector and 7 aligned ones before
- * it, and one more vector for the gap those leave after the first 8W
- * bytes (at d again when there is none).  Of the tail only the last
- * vector can cross a line boundary; 8 unaligned tail vectors cross up to
- * four (docs/memset.md).  The stores address from bases in the middle of
- * each run, so that for W <= 32 (the avx2 variant, its one user) every
- * displacement fits in a byte: the block stays short and keeps the
- * variant's other blocks where they were. */
-MLS_INLINE void mls_head8_tail8_aligned(unsigned char *d, size_t n, MLS_VEC v)
-{
-    unsigned char *e = d + n;
-    uintptr_t last = (uintptr_t)(e - 1) & ~(uintptr_t)(MLS_W - 1); /* last vector start */
-    uintptr_t gap = last - 8 * MLS_W;
-    unsigned char *gap_or_d = (unsigned char *)(gap < (uintptr_t)d ? (uintptr_t)d : gap);
-    unsigned char *h = d + 7 * MLS_W / 2, *t = (unsigned char *)(last - 4 * MLS_W);
-    __asm__("" : "+r"(h), "+r"(t)); /* else gcc folds the bases back into d */
-    MLS_STOREU(h - 7 * MLS_W / 2, v);
-    MLS_STOREU(h - 5 * MLS_W / 2, v);
-    MLS_STOREU(h - 3 * MLS_W / 2, v);
-    MLS_STOREU(h - MLS_W / 2, v);
-    MLS_STOREU(h + MLS_W / 2, v);
-    MLS_STOREU(h + 3 * MLS_W / 2, v);
-    MLS_STOREU(h + 5 * MLS_W / 2, v);
-    MLS_STOREU(h + 7 * MLS_W / 2, v);
-    MLS_STOREU(gap_or_d, v);
-    MLS_STOREA(t - 3 * MLS_W, v);
-    MLS_STOREA(t - 2 * MLS_W, v);
-    MLS_STOREA(t - MLS_W, v);
-    MLS_STOREA(t, v);
-    MLS_STOREA(t + MLS_W, v);
-    MLS_STOREA(t + 2 * MLS_W, v);
-    MLS_STOREA(t + 3 * MLS_W, v);
-    MLS_STOREU(e - MLS_W, v);
-}
-
 /* One line of 4 vectors at p. */
 MLS_INLINE void mls_line4(unsigned char *p, MLS_VEC v)
 {
@@ -208,6 +177,18 @@ MLS_INLINE void mls_line4(unsigned char *p, MLS_VEC v)
     MLS_STOREU(p + MLS_W, v);
     MLS_STOREU(p + 2 * MLS_W, v);
     MLS_STOREU(p + 3 * MLS_W, v);
+}
+
+/* 8W < n <= 16W: lines of 4 vectors at d, d+4W, d+8W when n > 12W, and
+ * ending at d+n; one branch, no loop whose trip count varies.  12 or 16
+ * stores, as many as glibc's loop makes there. */
+MLS_INLINE void mls_lines3_or4(unsigned char *d, size_t n, MLS_VEC v)
+{
+    mls_line4(d, v);
+    mls_line4(d + 4 * MLS_W, v);
+    if (n > 12 * MLS_W)
+        mls_line4(d + 8 * MLS_W, v);
+    mls_line4(d + n - 4 * MLS_W, v);
 }
 
 /* Aligned vectors, 4 per iteration, from the vector boundary at or below
