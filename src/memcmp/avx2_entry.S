@@ -6,18 +6,20 @@
  * Assembly because C cannot pin where the blocks go, and here the
  * layout decides the speed: gcc and clang laid the same C ladder out
  * differently, each with some class returning from the next 64-byte
- * line or through a shared return block.  Here each class up to 128 B
- * ends on the line it starts on (docs/memcmp.md, "The entry in
- * assembly").
+ * line or through a shared return block.  The sizes above 32 B run
+ * straight down from the entry, as in glibc's code: on Zen 3 each
+ * taken branch on the way cost about a cycle (docs/memcmp.md, "avx2 on
+ * Zen 3"); 0..32, 33..64 and 65..128 B leave it by one taken branch
+ * each, to a line of their own.
  *
  *     0..32    one whole vector when both stay on their page, the bits
  *              from n on cleared; else ml_memcmp_avx2_page_end (C)
- *    33..64    head and tail vector, one test
- *    65..128   the head vector, the next one, then the last two
- *   129..256   the head vector, the next one, the two after them, then
- *              the last one (129..160) or two (..192) ending at n, or
- *              three from p's first 32-byte boundary at or above n - 128
- *              and the one ending at n
+ *    33..      the head vector alone, then
+ *    33..64    the vector ending at n
+ *    65..      the second vector, then
+ *    65..128   the two ending at n
+ *   129..256   the two after the first 64 bytes, then the four ending
+ *              at n (no branch on n)
  * A group's vpcmpeqb masks are ANDed and tested once; only a group that
  * differs builds the mask of its differing bytes, out of the line, and
  * finds the first one without a branch on which vector holds it.
@@ -94,13 +96,52 @@
 memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	_CET_ENDBR
 	cmp	$32, %rdx
-	ja	.Labove32
+	jbe	.Lupto32
+	/* The first two vectors one by one: inputs that differ early
+	 * leave after reading little. */
+	EQ32	0, %ymm1
+	vpmovmskb %ymm1, %eax
+	inc	%eax			/* eq mask + 1: lowest set bit = first difference */
+	jnz	.Ldiff_at0
+	cmp	$64, %rdx
+	jbe	.Lupto64
+	EQ32	32, %ymm2
+	vpmovmskb %ymm2, %eax
+	inc	%eax
+	jnz	.Ldiff_at32
+	cmp	$128, %rdx
+	jbe	.Lupto128
+	/* The next two vectors under one test, then up to 256 bytes the
+	 * four ending at n (the bytes before them are equal): no branch on
+	 * n, as glibc's code */
+	EQ32	64, %ymm1
+	EQ32	96, %ymm2
+	vpand	%ymm1, %ymm2, %ymm3
+	vpmovmskb %ymm3, %eax
+	inc	%eax
+	jnz	.Ldiff_pair64
+	cmp	$256, %rdx
+	ja	ml_memcmp_avx2_above256
+	EQ32_END -128, %ymm1
+	EQ32_END -96, %ymm2
+	EQ32_END -64, %ymm3
+	EQ32_END -32, %ymm4
+	vpand	%ymm1, %ymm2, %ymm5
+	vpand	%ymm3, %ymm4, %ymm6
+	vpand	%ymm5, %ymm6, %ymm7
+	vpmovmskb %ymm7, %eax
+	inc	%eax
+	jnz	.Ldiff_last4
+	vzeroupper
+	ret
+
+	.p2align 6
+.Lupto32:
 	test	%edx, %edx
 	jz	.Lzero
 	/* Both 32 bytes on their page: the OR of the page offsets at most
 	 * 4064 (glibc's one-test form), the offsets shifted to the top
-	 * (shorter than and + cmp: the class ends on this line also after
-	 * an endbr64). Else the C path. */
+	 * (shorter than and + cmp). Else the C path. */
 	mov	%edi, %eax
 	or	%esi, %eax
 	shl	$20, %eax
@@ -114,81 +155,19 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	xor	%eax, %eax
 	vzeroupper
 	ret
-
-	.p2align 6
-.Labove32:
-	EQ32	0, %ymm1		/* the head, kept for 65.. */
-	cmp	$64, %rdx
-	ja	.Labove64
-	EQ32_END -32, %ymm2
-	RETURN_IF_EQUAL2 %ymm1, %ymm2, .Ldiff_head_tail
 .Lzero:
 	xor	%eax, %eax
 	ret
 
 	.p2align 6
-.Labove64:
-	/* The first two vectors one by one: inputs that differ early
-	 * leave after reading little. */
-	vpmovmskb %ymm1, %eax
-	inc	%eax			/* eq mask + 1: lowest set bit = first difference */
-	jnz	.Ldiff_at0
-	EQ32	32, %ymm2
+.Lupto64:				/* 33..64: the vector ending at n (the
+					 * head is equal) */
+	EQ32_END -32, %ymm2
 	vpmovmskb %ymm2, %eax
-	inc	%eax
-	jnz	.Ldiff_at32
-	cmp	$128, %rdx
-	jbe	.Lupto128		/* on a line of its own: 129.. runs on */
-	/* r9: where the tail of 193..256 starts (below); early, so that
-	 * its loads need not wait for it. */
-	lea	-97(%rdi,%rdx), %r9
-	and	$-32, %r9
-	sub	%rdi, %r9
-	mov	$128, %eax
-	cmp	%rax, %r9
-	cmova	%rax, %r9
-	/* The next two vectors under one test, then up to 256 bytes the
-	 * last one or two vectors ending at n (the bytes before them are
-	 * equal), or the tail of 193..256. */
-	EQ32	64, %ymm1
-	EQ32	96, %ymm2
-	vpand	%ymm1, %ymm2, %ymm3
-	vpmovmskb %ymm3, %eax
-	inc	%eax
-	jnz	.Ldiff_pair64
-	cmp	$256, %rdx
-	ja	ml_memcmp_avx2_above256
-	EQ32_END -32, %ymm4
-	cmp	$160, %rdx
-	jbe	.Llast1
-	cmp	$192, %rdx
-	jbe	.Llast2
-	/* 193..256: three vectors from p's first 32-byte boundary at or
-	 * above n - 128 (at most 128; r9 bytes from p), then the one ending
-	 * at n: with p aligned only that one can cross a 64-byte line. */
-	vmovdqu	(%rsi,%r9), %ymm1
-	vpcmpeqb (%rdi,%r9), %ymm1, %ymm1
-	vmovdqu	32(%rsi,%r9), %ymm2
-	vpcmpeqb 32(%rdi,%r9), %ymm2, %ymm2
-	vmovdqu	64(%rsi,%r9), %ymm3
-	vpcmpeqb 64(%rdi,%r9), %ymm3, %ymm3
-	vpand	%ymm1, %ymm2, %ymm5
-	vpand	%ymm3, %ymm4, %ymm6
-	vpand	%ymm5, %ymm6, %ymm7
-	vpmovmskb %ymm7, %eax
-	inc	%eax
-	jnz	.Ldiff_last4
-	vzeroupper
-	ret
-.Llast1:				/* 129..160: ymm4, eq at n - 32 */
-	vpmovmskb %ymm4, %eax
 	inc	%eax
 	jnz	.Ldiff_last1
 	vzeroupper
 	ret
-.Llast2:				/* 161..192: ymm4 eq at n - 32 */
-	EQ32_END -64, %ymm3
-	RETURN_IF_EQUAL2 %ymm3, %ymm4, .Ldiff_last2
 
 	.p2align 6
 .Lupto128:				/* 65..128: the two vectors ending at n
@@ -207,20 +186,14 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	RETURN_DIFF 64
 
 	.p2align 5
-.Ldiff_last4:				/* ymm1-4: eq at r9, r9 + 32, r9 + 64, n - 32 */
-	NE64	%ymm1, %ymm2, %rcx, %rax	/* bytes r9 .. r9 + 63 */
-	vpmovmskb %ymm3, %eax
-	not	%eax			/* bytes r9 + 64 .. r9 + 95 */
-	vpmovmskb %ymm4, %r8d
-	not	%r8d			/* bytes n - 32 .. n - 1 */
-	tzcnt	%r8d, %r8d
-	lea	-32(%rdx,%r8), %r8
-	tzcnt	%eax, %eax		/* CF: none in r9 + 64 .. r9 + 95 */
-	lea	64(%r9,%rax), %rax
-	cmovc	%r8, %rax
-	tzcnt	%rcx, %rcx		/* CF: none in r9 .. r9 + 63 */
-	lea	(%r9,%rcx), %rcx
-	cmovc	%rax, %rcx
+.Ldiff_last4:				/* ymm1-4: eq at n - 128, n - 96, n - 64, n - 32 */
+	NE64	%ymm1, %ymm2, %rcx, %rax	/* bytes n - 128 .. n - 65 */
+	NE64	%ymm3, %ymm4, %r8, %rax		/* bytes n - 64 .. n - 1 */
+	tzcnt	%r8, %r8
+	lea	-64(%rdx,%r8), %r8
+	tzcnt	%rcx, %rcx		/* CF: none in n - 128 .. n - 65 */
+	lea	-128(%rdx,%rcx), %rcx
+	cmovc	%r8, %rcx
 	RETURN_DIFF
 
 	.p2align 5
@@ -251,17 +224,6 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	tzcnt	%eax, %ecx
 	RETURN_DIFF 32
 
-	.p2align 5
-.Ldiff_head_tail:			/* ymm1, ymm2: eq at 0 and at n - 32 */
-	vpmovmskb %ymm1, %eax
-	vpmovmskb %ymm2, %ecx
-	not	%eax
-	not	%ecx
-	sub	$32, %edx
-	shlx	%rdx, %rcx, %rcx	/* the tail's bits at their bytes */
-	or	%rax, %rcx
-	tzcnt	%rcx, %rcx
-	RETURN_DIFF
 	.size	memlane_memcmp_avx2, .-memlane_memcmp_avx2
 
 #endif
