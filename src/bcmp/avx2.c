@@ -67,7 +67,7 @@ bcmp_prefetching(const unsigned char *p, const unsigned char *q, size_t n, size_
 }
 
 /* n > 256, the first 128 bytes equal: four vectors per iteration on p
- * aligned, then the last one, two or four. */
+ * aligned, then the two or four ending at n. */
 static inline int bcmp_from128(const unsigned char *p, const unsigned char *q, size_t n)
 {
     size_t i = 128 - ((uintptr_t)p & 31);

@@ -6,11 +6,13 @@
  *     0..32    one whole vector when both stay on their page, the bits
  *              from n on cleared; else the vector ending at n, or whole
  *              dwords by a masked load and the last bytes by byte loads
- *    33..64    head + tail vector, one test
+ *    33..64    the head vector, then the one ending at n
  *    65..128   the head vector, the next one, then the last two
- *   129..      the head vector, the next one, the two after them, then
- *              four aligned vectors per iteration (eight above 16 KiB),
- *              then the last one, two or four (overlapping)
+ *   129..256   the head vector, the next one, the two after them, then
+ *              the four ending at n
+ *   257..      as far as the two after them, then four aligned vectors
+ *              per iteration (eight above 16 KiB), then the two (up to
+ *              64 bytes left) or four ending at n
  * Groups are tested by ANDing vpcmpeqb results, one vpmovmskb; only a
  * group that differs builds the mask of its differing bytes (bit i =
  * byte i) for one bit scan, and a group of four does that out
@@ -20,8 +22,8 @@
  * it jumps here above 256 bytes (ml_memcmp_avx2_above256) and where a
  * vector would cross a page end (ml_memcmp_avx2_page_end).  Sanitizer
  * builds, which must not read around the buffers, compile the in-bounds
- * C entry at the end of this file instead: the same ladder up to 128
- * bytes, then the loop.
+ * C entry at the end of this file instead: the same loads to 128 bytes
+ * (33..64 under one test), then the loop.
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
