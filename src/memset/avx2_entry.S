@@ -27,7 +27,7 @@
  *                   the special threshold            aligned loop of 4,
  *                                                    4 ending at n
  * From the special threshold on (rep stosb, non-temporal stores), avx2.c.
- * As many stores as glibc's code makes at each size.  Below
+ * From 16 B as many stores as glibc's code makes at each size.  Below
  * 32 B only xmm registers are written, so those classes need no
  * vzeroupper.  Sanitizer builds compile avx2.c's C entry, which their
  * checks see.
