@@ -13,7 +13,7 @@
  *                     4 unaligned ymm ending at d+n (no remainder branch)
  *   >= special        rep stosb / non-temporal by the tunables (checked
  *                     above 512 bytes only)
- * As many stores as glibc's code at each size up to 512 B; why: docs/
+ * From 16 B as many stores as glibc's code up to 512 B; why: docs/
  * memset.md, "avx2 on Zen 3".  The function is assembly (avx2_entry.S,
  * which says why) except above the special threshold, ml_memset_avx2_large
  * here.  Sanitizer builds compile the C entry below instead, the same
