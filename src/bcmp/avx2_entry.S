@@ -6,8 +6,8 @@
  *
  * Assembly for the reason memcmp's entry is (src/memcmp/avx2_entry.S):
  * on Zen 3 each branch on the way costs, and gcc's layout of the C
- * ladder sent 2-31 B and 129 B-1 KiB to 1.10-1.26x glibc's AVX2 code
- * (docs/memcmp.md, "bcmp avx2 on Zen 3").  The result is any nonzero
+ * ladder had more of them than glibc's code (docs/memcmp.md, "bcmp avx2
+ * on Zen 3", with the numbers).  The result is any nonzero
  * value where the bytes differ, so each class is one test without a
  * branch on it: the mask of equal bytes plus one (0 if all equal) is
  * returned as it is.

@@ -8,9 +8,9 @@
  * differently, each with some class returning from the next 64-byte
  * line or through a shared return block.  The sizes above 32 B run
  * straight down from the entry, as in glibc's code: on Zen 3 each
- * taken branch on the way cost about a cycle (docs/memcmp.md, "avx2 on
- * Zen 3"); 0..32, 33..64 and 65..128 B leave it by one taken branch
- * each, to a line of their own.
+ * taken branch on the way costs (docs/memcmp.md, "avx2 on Zen 3");
+ * 0..32, 33..64 and 65..128 B leave it by one taken branch each, to a
+ * line of their own.
  *
  *     0..32    one whole vector when both stay on their page, the bits
  *              from n on cleared; else ml_memcmp_avx2_page_end (C)

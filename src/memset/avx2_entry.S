@@ -5,10 +5,10 @@
  *
  * Assembly because C cannot pin where the blocks and their branches go,
  * and on Zen 3 that decides the speed: there a branch on the way costs,
- * taken or not.  gcc's layout of the same classes sent 33-64 B through
- * one taken branch more than glibc's code (1.16x its time) and moved
- * 129-256 B to 1.12x with a change elsewhere in the function
- * (docs/memset.md, "avx2 on Zen 3").  Each class returns from the 64-byte
+ * taken or not, and gcc's layout of the same classes took a branch more
+ * than glibc's code at 33-64 B and moved blocks across 64-byte lines
+ * with changes elsewhere in the function (docs/memset.md, "avx2 on Zen
+ * 3", with the numbers).  Each class returns from the 64-byte
  * line it starts on:
  *
  *   line  n         branches on the way (T: taken)   stores
