@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bcmp, SSE2: the entry, 0..256 bytes; above, sse2.c's loop
+ * (ml_bcmp_sse2_above256).  memcmp's entry (src/memcmp/sse2_entry.S)
+ * with bcmp's result.
+ *
+ * Assembly for the reason memcmp's entry is: on Zen 3 each branch on the
+ * way costs, and gcc's layout of the C ladder had more of them than
+ * glibc's code (docs/memcmp.md, "bcmp sse2 on Zen 3").  The result is any
+ * nonzero value where the bytes differ, so the last test of each class
+ * returns the mask of equal bytes minus 0xffff (0 if all equal) as it is,
+ * and the groups memcmp tests apart to locate a difference are tested
+ * together where no early exit is lost:
+ *
+ *     0..16    one whole vector when both stay on their page, the bits
+ *              from n on shifted out; else ml_bcmp_sse2_page_end (C)
+ *    17..32    head and tail vector
+ *    33..      the head vector alone, then
+ *    33..64    the second vector and the two ending at n
+ *    65..      the first 64 bytes, then the two (65..96) or four
+ *              (97..128) ending at n
+ *   129..256   the next 64 bytes (and from 193 B the 64 after them),
+ *              then the two or four ending at n, as many as the bytes
+ *              left need
+ * Sanitizer builds compile the strictly in-bounds C entry instead.
+ */
+#include "sanitized.h"
+
+/* -fcf-protection: endbr64 at the entry, and the IBT/SHSTK property note
+ * (also on the empty object of sanitizer builds). */
+#if defined(__CET__)
+#include <cet.h>
+#else
+#define _CET_ENDBR
+#endif
+
+#if defined(__x86_64__) && !defined(ML_SANITIZED)
+
+#if defined(ML_EXPORT_VARIANTS)
+#define ML_ASM_HIDDEN(sym)
+#else
+#define ML_ASM_HIDDEN(sym) .hidden sym
+#endif
+
+/* xmm \v: the pcmpeqb mask of the 16 bytes at p + \off and q + \off
+ * (EQ16), or at p + n + \off and q + n + \off (EQ16_END).  Two loads:
+ * pcmpeqb's memory operand would have to be aligned. */
+.macro EQ16 off, v, tmp
+	movdqu	\off(%rsi), \tmp
+	movdqu	\off(%rdi), \v
+	pcmpeqb	\tmp, \v
+.endm
+.macro EQ16_END off, v, tmp
+	movdqu	\off(%rsi,%rdx), \tmp
+	movdqu	\off(%rdi,%rdx), \v
+	pcmpeqb	\tmp, \v
+.endm
+
+/* \dst = \a & \b & \c & \d; \tmp clobbered, the four kept. */
+.macro AND4 a, b, c, d, dst, tmp
+	movdqa	\a, \dst
+	pand	\b, \dst
+	movdqa	\c, \tmp
+	pand	\d, \tmp
+	pand	\tmp, \dst
+.endm
+
+/* \e0, \e1: the eq masks of the two vectors ending at n; \all their
+ * AND; \t1 clobbered. */
+.macro LAST2 e0, e1, all, t1
+	EQ16_END -32, \e0, \all
+	EQ16_END -16, \e1, \t1
+	movdqa	\e0, \all
+	pand	\e1, \all
+.endm
+
+/* \e0-\e3: the eq masks of the four vectors ending at n; \all their
+ * AND; \t1-\t3 clobbered. */
+.macro LAST4 e0, e1, e2, e3, all, t1, t2, t3
+	EQ16_END -64, \e0, \all
+	EQ16_END -48, \e1, \t1
+	EQ16_END -32, \e2, \t2
+	EQ16_END -16, \e3, \t3
+	AND4	\e0, \e1, \e2, \e3, \all, \t1
+.endm
+
+/* eax = the mask of xmm \v minus 0xffff (0: every byte equal); return it. */
+.macro RETURN_MASK v
+	pmovmskb \v, %eax
+	sub	$0xffff, %eax
+	ret
+.endm
+
+/* The same, but return only where some byte differs. */
+.macro RETURN_IF_DIFFER v
+	pmovmskb \v, %eax
+	sub	$0xffff, %eax
+	jnz	.Lreturn
+.endm
+
+	.text
+	.globl	memlane_bcmp_sse2
+	ML_ASM_HIDDEN(memlane_bcmp_sse2)
+	.type	memlane_bcmp_sse2, @function
+	.p2align 6
+memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
+	_CET_ENDBR
+	cmp	$16, %rdx
+	ja	.Labove16
+	test	%edx, %edx
+	jz	.Lzero
+	/* Both 16 bytes on their page (memcmp's test); else the C path */
+	mov	%edi, %eax
+	or	%esi, %eax
+	shl	$20, %eax
+	cmp	$(4080 << 20), %eax
+	ja	ml_bcmp_sse2_page_end
+	EQ16	0, %xmm0, %xmm1
+	pmovmskb %xmm0, %eax
+	not	%eax			/* bit i: byte i differs */
+	mov	%edx, %ecx
+	neg	%ecx
+	shl	%cl, %eax		/* by 32 - n: the bytes from n on drop out */
+	ret
+.Lzero:
+	xor	%eax, %eax
+	ret
+
+	.p2align 6
+.Labove16:
+	EQ16	0, %xmm0, %xmm1
+	cmp	$32, %rdx
+	ja	.Labove32
+	EQ16_END -16, %xmm1, %xmm2	/* 17..32: head and tail */
+	pand	%xmm1, %xmm0
+	RETURN_MASK %xmm0
+
+	.p2align 6
+.Labove32:
+	/* The head alone, as memcmp: inputs that differ early leave after
+	 * reading little */
+	RETURN_IF_DIFFER %xmm0
+	EQ16	16, %xmm1, %xmm2
+	cmp	$64, %rdx
+	ja	.Labove64
+	LAST2	%xmm2, %xmm3, %xmm4, %xmm5	/* 33..64 */
+	pand	%xmm1, %xmm4
+	RETURN_MASK %xmm4
+
+	.p2align 6
+.Labove64:
+	EQ16	32, %xmm2, %xmm4
+	EQ16	48, %xmm3, %xmm5
+	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	RETURN_IF_DIFFER %xmm4
+	cmp	$96, %rdx
+	ja	.Labove96
+	LAST2	%xmm0, %xmm1, %xmm2, %xmm3	/* 65..96 */
+	RETURN_MASK %xmm2
+
+	.p2align 6
+.Labove96:
+	cmp	$128, %rdx
+	ja	.Labove128
+	/* 97..128 */
+	LAST4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
+	RETURN_MASK %xmm4
+
+	.p2align 6
+.Labove128:
+	EQ16	64, %xmm0, %xmm4
+	EQ16	80, %xmm1, %xmm5
+	EQ16	96, %xmm2, %xmm6
+	EQ16	112, %xmm3, %xmm7
+	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	RETURN_IF_DIFFER %xmm4
+	cmp	$192, %rdx
+	ja	.Labove192
+	cmp	$160, %rdx
+	ja	.Llast4
+.Llast2:
+	LAST2	%xmm0, %xmm1, %xmm2, %xmm3
+	RETURN_MASK %xmm2
+
+	.p2align 6
+.Labove192:
+	cmp	$256, %rdx
+	ja	ml_bcmp_sse2_above256
+	EQ16	128, %xmm0, %xmm4
+	EQ16	144, %xmm1, %xmm5
+	EQ16	160, %xmm2, %xmm6
+	EQ16	176, %xmm3, %xmm7
+	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	RETURN_IF_DIFFER %xmm4
+	cmp	$224, %rdx
+	jbe	.Llast2
+.Llast4:
+	LAST4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
+	RETURN_MASK %xmm4
+
+	.p2align 4
+.Lreturn:				/* eax: nonzero */
+	ret
+	.size	memlane_bcmp_sse2, .-memlane_bcmp_sse2
+
+#endif
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * memcmp, SSE2: the entry, 0..256 bytes; above, sse2.c's loop
+ * (ml_memcmp_sse2_above256).
+ *
+ * Assembly because C cannot pin where the blocks go, and here the layout
+ * decides the speed: on Zen 3 each taken branch on the way costs even at
+ * a fixed size (docs/memcmp.md, "sse2 on Zen 3"), and gcc's layout of the
+ * C ladder sent 1..16 B through two of them.  0..16 B fall through from
+ * the entry, 17..32 B from the line the entry's one taken branch leads
+ * to; each class after returns from a line of its own.
+ *
+ *     0..16    one whole vector when both stay on their page, a
+ *              difference from n on not counted; else
+ *              ml_memcmp_sse2_page_end (C)
+ *    17..      the head vector alone, then
+ *    17..32    the vector ending at n
+ *    33..      the second vector, then
+ *    33..64    the two ending at n
+ *    65..      the two after the first 32 bytes, then the two (65..96)
+ *              or four (97..128) ending at n
+ *   129..256   the next 64 bytes (and from 193 B the 64 after them)
+ *              under one test, then the two or four ending at n, as
+ *              many as the bytes left need: on Zen 3 each vector more
+ *              than glibc's costs here
+ * A group's pcmpeqb masks are ANDed and tested once; only a group that
+ * differs builds the mask of its differing bytes, out of the line.
+ * tzcnt runs as bsf on CPUs without BMI1: every input here is nonzero,
+ * where the two agree.  Sanitizer builds compile the strictly in-bounds
+ * C entry instead.
+ */
+#include "sanitized.h"
+
+/* -fcf-protection: endbr64 at the entry, and the IBT/SHSTK property note
+ * (also on the empty object of sanitizer builds). */
+#if defined(__CET__)
+#include <cet.h>
+#else
+#define _CET_ENDBR
+#endif
+
+#if defined(__x86_64__) && !defined(ML_SANITIZED)
+
+#if defined(ML_EXPORT_VARIANTS)
+#define ML_ASM_HIDDEN(sym)
+#else
+#define ML_ASM_HIDDEN(sym) .hidden sym
+#endif
+
+/* xmm \v: the pcmpeqb mask of the 16 bytes at p + \off and q + \off
+ * (EQ16), or at p + n + \off and q + n + \off (EQ16_END).  Two loads:
+ * pcmpeqb's memory operand would have to be aligned. */
+.macro EQ16 off, v, tmp
+	movdqu	\off(%rsi), \tmp
+	movdqu	\off(%rdi), \v
+	pcmpeqb	\tmp, \v
+.endm
+.macro EQ16_END off, v, tmp
+	movdqu	\off(%rsi,%rdx), \tmp
+	movdqu	\off(%rdi,%rdx), \v
+	pcmpeqb	\tmp, \v
+.endm
+
+/* \dst = \a & \b & \c & \d; \tmp clobbered, the four kept. */
+.macro AND4 a, b, c, d, dst, tmp
+	movdqa	\a, \dst
+	pand	\b, \dst
+	movdqa	\c, \tmp
+	pand	\d, \tmp
+	pand	\tmp, \dst
+.endm
+
+/* \e0, \e1: the eq masks of the two vectors ending at n; \all their
+ * AND; \t1 clobbered. */
+.macro LAST2 e0, e1, all, t1
+	EQ16_END -32, \e0, \all
+	EQ16_END -16, \e1, \t1
+	movdqa	\e0, \all
+	pand	\e1, \all
+.endm
+
+/* \e0-\e3: the eq masks of the four vectors ending at n; \all their
+ * AND; \t1-\t3 clobbered. */
+.macro LAST4 e0, e1, e2, e3, all, t1, t2, t3
+	EQ16_END -64, \e0, \all
+	EQ16_END -48, \e1, \t1
+	EQ16_END -32, \e2, \t2
+	EQ16_END -16, \e3, \t3
+	AND4	\e0, \e1, \e2, \e3, \all, \t1
+.endm
+
+/* \dst: bit i set where byte i of 64 bytes differs, from the eq masks
+ * \e0-\e3 of their four vectors; \tmp clobbered. */
+.macro NE64 e0, e1, e2, e3, dst, tmp
+	pmovmskb \e0, \dst
+	pmovmskb \e1, \tmp
+	shl	$16, \tmp
+	or	\tmp, \dst
+	pmovmskb \e2, \tmp
+	shl	$32, \tmp
+	or	\tmp, \dst
+	pmovmskb \e3, \tmp
+	shl	$48, \tmp
+	or	\tmp, \dst
+	not	\dst
+.endm
+
+/* eax = 0 if the eq mask \v is all ones, else nonzero with its lowest
+ * set bit at the first difference; jump to \differ then. */
+.macro TEST16 v, differ
+	pmovmskb \v, %eax
+	sub	$0xffff, %eax
+	jnz	\differ
+.endm
+
+/* Return p[\disp + rcx] - q[\disp + rcx], the first differing byte's
+ * difference. */
+.macro RETURN_DIFF disp=0
+	movzbl	\disp(%rdi,%rcx), %eax
+	movzbl	\disp(%rsi,%rcx), %ecx
+	sub	%ecx, %eax
+	ret
+.endm
+
+	.text
+	.globl	memlane_memcmp_sse2
+	ML_ASM_HIDDEN(memlane_memcmp_sse2)
+	.type	memlane_memcmp_sse2, @function
+	.p2align 6
+memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
+	_CET_ENDBR
+	cmp	$16, %rdx
+	ja	.Labove16
+	test	%edx, %edx
+	jz	.Lequal
+	/* Both 16 bytes on their page: the OR of the page offsets at most
+	 * 4080, the offsets shifted to the top.  Else the C path. */
+	mov	%edi, %eax
+	or	%esi, %eax
+	shl	$20, %eax
+	cmp	$(4080 << 20), %eax
+	ja	ml_memcmp_sse2_page_end
+	EQ16	0, %xmm0, %xmm1
+	pmovmskb %xmm0, %ecx
+	not	%ecx			/* bit i: byte i differs; bits 16.. set */
+	tzcnt	%ecx, %ecx		/* the first difference, at most 16 */
+	cmp	%edx, %ecx
+	jb	.Ldiff_ecx		/* before n: it counts */
+.Lequal:
+	xor	%eax, %eax
+	ret
+
+	.p2align 6
+.Labove16:
+	/* The head vector alone: inputs that differ early leave after
+	 * reading little. */
+	EQ16	0, %xmm0, %xmm1
+	TEST16	%xmm0, .Ldiff_at0
+	cmp	$32, %rdx
+	ja	.Labove32
+	EQ16_END -16, %xmm0, %xmm1	/* 17..32: the vector ending at n */
+	TEST16	%xmm0, .Ldiff_last1
+	ret				/* eax = 0 */
+
+	.p2align 6
+.Labove32:
+	EQ16	16, %xmm0, %xmm1
+	TEST16	%xmm0, .Ldiff_at16
+	cmp	$64, %rdx
+	ja	.Labove64
+	LAST2	%xmm0, %xmm1, %xmm2, %xmm3	/* 33..64 */
+	TEST16	%xmm2, .Ldiff_last2
+	ret
+
+	.p2align 6
+.Labove64:
+	EQ16	32, %xmm0, %xmm2
+	EQ16	48, %xmm1, %xmm3
+	movdqa	%xmm0, %xmm2
+	pand	%xmm1, %xmm2
+	TEST16	%xmm2, .Ldiff_pair32
+	cmp	$96, %rdx
+	ja	.Labove96
+	/* 65..96: the two vectors ending at n (the bytes before n - 32 are
+	 * equal) */
+	LAST2	%xmm0, %xmm1, %xmm2, %xmm3
+	TEST16	%xmm2, .Ldiff_last2
+	ret
+
+	.p2align 6
+.Labove96:
+	cmp	$128, %rdx
+	ja	.Labove128
+	/* 97..128: the four ending at n (the bytes before n - 64 are equal) */
+	LAST4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
+	TEST16	%xmm4, .Ldiff_last4
+	ret
+
+	.p2align 6
+.Labove128:
+	EQ16	64, %xmm0, %xmm4
+	EQ16	80, %xmm1, %xmm5
+	EQ16	96, %xmm2, %xmm6
+	EQ16	112, %xmm3, %xmm7
+	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	TEST16	%xmm4, .Ldiff_four64
+	cmp	$192, %rdx
+	ja	.Labove192
+	cmp	$160, %rdx
+	ja	.Llast4
+.Llast2:
+	LAST2	%xmm0, %xmm1, %xmm2, %xmm3
+	TEST16	%xmm2, .Ldiff_last2
+	ret
+
+	.p2align 6
+.Labove192:
+	cmp	$256, %rdx
+	ja	ml_memcmp_sse2_above256
+	EQ16	128, %xmm0, %xmm4
+	EQ16	144, %xmm1, %xmm5
+	EQ16	160, %xmm2, %xmm6
+	EQ16	176, %xmm3, %xmm7
+	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	TEST16	%xmm4, .Ldiff_four128
+	cmp	$224, %rdx
+	jbe	.Llast2
+.Llast4:
+	LAST4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
+	TEST16	%xmm4, .Ldiff_last4
+	ret
+
+	/* The differing exits, out of the lines above. */
+	.p2align 4
+.Ldiff_ecx:				/* rcx: the first differing byte */
+	RETURN_DIFF
+
+	.p2align 4
+.Ldiff_at0:				/* eax: the head's eq mask - 0xffff */
+	tzcnt	%eax, %ecx
+	RETURN_DIFF
+
+	.p2align 4
+.Ldiff_at16:
+	tzcnt	%eax, %ecx
+	RETURN_DIFF 16
+
+	.p2align 4
+.Ldiff_last1:				/* eax: of the vector at n - 16 */
+	tzcnt	%eax, %ecx
+	add	%rdx, %rcx
+	RETURN_DIFF -16
+
+	.p2align 4
+.Ldiff_last2:				/* xmm0, xmm1: eq at n - 32, n - 16 */
+	pmovmskb %xmm0, %ecx
+	pmovmskb %xmm1, %eax
+	shl	$16, %eax
+	or	%eax, %ecx
+	not	%ecx			/* bit i: byte n - 32 + i differs */
+	tzcnt	%ecx, %ecx
+	add	%rdx, %rcx
+	RETURN_DIFF -32
+
+	.p2align 4
+.Ldiff_pair32:				/* xmm0, xmm1: eq at 32, 48 */
+	pmovmskb %xmm0, %ecx
+	pmovmskb %xmm1, %eax
+	shl	$16, %eax
+	or	%eax, %ecx
+	not	%ecx
+	tzcnt	%ecx, %ecx
+	RETURN_DIFF 32
+
+	.p2align 4
+.Ldiff_last4:				/* xmm0-3: eq at n - 64 .. n - 16 */
+	NE64	%xmm0, %xmm1, %xmm2, %xmm3, %rcx, %rax
+	tzcnt	%rcx, %rcx
+	add	%rdx, %rcx
+	RETURN_DIFF -64
+
+	.p2align 4
+.Ldiff_four64:				/* xmm0-3: eq at 64 .. 112 */
+	NE64	%xmm0, %xmm1, %xmm2, %xmm3, %rcx, %rax
+	tzcnt	%rcx, %rcx
+	RETURN_DIFF 64
+
+	.p2align 4
+.Ldiff_four128:				/* xmm0-3: eq at 128 .. 176 */
+	NE64	%xmm0, %xmm1, %xmm2, %xmm3, %rcx, %rax
+	tzcnt	%rcx, %rcx
+	RETURN_DIFF 128
+
+	.size	memlane_memcmp_sse2, .-memlane_memcmp_sse2
+
+#endif
+
+	.section .note.GNU-stack, "", @progbits
