@@ -24,9 +24,11 @@
 #define ML_AMD_CCX_L3_MAX ((size_t)96 << 20)
 #define ML_AMD_CCX_L3_ASSUMED ((size_t)32 << 20)
 
-/* The sse2 variant's rep stosb threshold on CPUs with ERMS (glibc's
- * rep_stosb_threshold; measured on Zen 4 and Zen 5: docs/memset.md). */
-#define ML_SSE2_REP_STOSB ((size_t)2048)
+/* The sse2 variant's rep stosb threshold on CPUs with ERMS: above 2 KiB,
+ * as glibc's SSE2 code (its rep_stosb_threshold, 2048, is the last size
+ * the vector loop takes); measured on Zen 3, Zen 4 and Zen 5:
+ * docs/memset.md. */
+#define ML_SSE2_REP_STOSB ((size_t)2049)
 
 struct ml_memset_tunables {
     size_t rep_stosb;      /* rep stosb for n >= this (and n < nt) */
