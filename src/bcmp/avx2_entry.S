@@ -22,35 +22,9 @@
  * 65..128 B each leave it by one taken branch.  Sanitizer builds compile
  * the strictly in-bounds C entry instead.
  */
-#include "sanitized.h"
+#include "ops_x86_asm.h"
 
-/* -fcf-protection: endbr64 at the entry, and the IBT/SHSTK property note. */
-#if defined(__CET__)
-#include <cet.h>
-#else
-#define _CET_ENDBR
-#endif
-
-#if defined(__x86_64__) && !defined(ML_SANITIZED)
-
-/* ab (bench/ab/run.sh) exports the variants; the library keeps them
- * hidden as the C ones (-fvisibility=hidden). */
-#if defined(ML_EXPORT_VARIANTS)
-#define ML_ASM_HIDDEN(sym)
-#else
-#define ML_ASM_HIDDEN(sym) .hidden sym
-#endif
-
-/* ymm \v: the vpcmpeqb mask of the 32 bytes at p + \off and q + \off
- * (EQ32), or at p + n + \off and q + n + \off (EQ32_END). */
-.macro EQ32 off, v
-	vmovdqu	\off(%rsi), \v
-	vpcmpeqb \off(%rdi), \v, \v
-.endm
-.macro EQ32_END off, v
-	vmovdqu	\off(%rsi,%rdx), \v
-	vpcmpeqb \off(%rdi,%rdx), \v, \v
-.endm
+#if ML_ASM_ENTRIES
 
 /* eax = the mask of ymm \v plus one (0: every byte equal); return it. */
 .macro RETURN_MASK v

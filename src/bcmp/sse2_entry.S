@@ -24,65 +24,9 @@
  *              left need
  * Sanitizer builds compile the strictly in-bounds C entry instead.
  */
-#include "sanitized.h"
+#include "ops_x86_asm.h"
 
-/* -fcf-protection: endbr64 at the entry, and the IBT/SHSTK property note
- * (also on the empty object of sanitizer builds). */
-#if defined(__CET__)
-#include <cet.h>
-#else
-#define _CET_ENDBR
-#endif
-
-#if defined(__x86_64__) && !defined(ML_SANITIZED)
-
-#if defined(ML_EXPORT_VARIANTS)
-#define ML_ASM_HIDDEN(sym)
-#else
-#define ML_ASM_HIDDEN(sym) .hidden sym
-#endif
-
-/* xmm \v: the pcmpeqb mask of the 16 bytes at p + \off and q + \off
- * (EQ16), or at p + n + \off and q + n + \off (EQ16_END).  Two loads:
- * pcmpeqb's memory operand would have to be aligned. */
-.macro EQ16 off, v, tmp
-	movdqu	\off(%rsi), \tmp
-	movdqu	\off(%rdi), \v
-	pcmpeqb	\tmp, \v
-.endm
-.macro EQ16_END off, v, tmp
-	movdqu	\off(%rsi,%rdx), \tmp
-	movdqu	\off(%rdi,%rdx), \v
-	pcmpeqb	\tmp, \v
-.endm
-
-/* \dst = \a & \b & \c & \d; \tmp clobbered, the four kept. */
-.macro AND4 a, b, c, d, dst, tmp
-	movdqa	\a, \dst
-	pand	\b, \dst
-	movdqa	\c, \tmp
-	pand	\d, \tmp
-	pand	\tmp, \dst
-.endm
-
-/* \e0, \e1: the eq masks of the two vectors ending at n; \all their
- * AND; \t1 clobbered. */
-.macro LAST2 e0, e1, all, t1
-	EQ16_END -32, \e0, \all
-	EQ16_END -16, \e1, \t1
-	movdqa	\e0, \all
-	pand	\e1, \all
-.endm
-
-/* \e0-\e3: the eq masks of the four vectors ending at n; \all their
- * AND; \t1-\t3 clobbered. */
-.macro LAST4 e0, e1, e2, e3, all, t1, t2, t3
-	EQ16_END -64, \e0, \all
-	EQ16_END -48, \e1, \t1
-	EQ16_END -32, \e2, \t2
-	EQ16_END -16, \e3, \t3
-	AND4	\e0, \e1, \e2, \e3, \all, \t1
-.endm
+#if ML_ASM_ENTRIES
 
 /* eax = the mask of xmm \v minus 0xffff (0: every byte equal); return it. */
 .macro RETURN_MASK v
@@ -163,16 +107,12 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 	cmp	$128, %rdx
 	ja	.Labove128
 	/* 97..128 */
-	LAST4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
+	LAST4
 	RETURN_MASK %xmm4
 
 	.p2align 6
 .Labove128:
-	EQ16	64, %xmm0, %xmm4
-	EQ16	80, %xmm1, %xmm5
-	EQ16	96, %xmm2, %xmm6
-	EQ16	112, %xmm3, %xmm7
-	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	EQ64	64
 	RETURN_IF_DIFFER %xmm4
 	cmp	$192, %rdx
 	ja	.Labove192
@@ -186,16 +126,12 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 .Labove192:
 	cmp	$256, %rdx
 	ja	ml_bcmp_sse2_above256
-	EQ16	128, %xmm0, %xmm4
-	EQ16	144, %xmm1, %xmm5
-	EQ16	160, %xmm2, %xmm6
-	EQ16	176, %xmm3, %xmm7
-	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	EQ64	128
 	RETURN_IF_DIFFER %xmm4
 	cmp	$224, %rdx
 	jbe	.Llast2
 .Llast4:
-	LAST4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
+	LAST4
 	RETURN_MASK %xmm4
 
 	.p2align 4

@@ -32,24 +32,9 @@
  * vzeroupper.  Sanitizer builds compile avx2.c's C entry, which their
  * checks see.
  */
-#include "sanitized.h"
+#include "ops_x86_asm.h"
 
-/* -fcf-protection: endbr64 at the entry, and the IBT/SHSTK property note. */
-#if defined(__CET__)
-#include <cet.h>
-#else
-#define _CET_ENDBR
-#endif
-
-#if defined(__x86_64__) && !defined(ML_SANITIZED)
-
-/* ab (bench/ab/run.sh) exports the variants; the library keeps them
- * hidden as the C ones (-fvisibility=hidden). */
-#if defined(ML_EXPORT_VARIANTS)
-#define ML_ASM_HIDDEN(sym)
-#else
-#define ML_ASM_HIDDEN(sym) .hidden sym
-#endif
+#if ML_ASM_ENTRIES
 
 /* offsetof(struct ml_memset_tunables, special), checked in avx2.c.  The
  * struct is read through the GOT: ab's build exports it; the library's,

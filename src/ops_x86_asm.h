@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* clang-format off */
+/*
+ * The assembly entries' shared part (src/<function>/<level>_entry.S):
+ * the preamble every entry needs, and the compare blocks the memcmp and
+ * bcmp entries of one level share.  Assembly only (gas macros); the C
+ * building blocks are ops_x86_cmp.h and ops_x86_store.h.
+ *
+ * Register use of the compare blocks: p = rdi, q = rsi, n = rdx.
+ */
+#ifndef MEMLANE_OPS_X86_ASM_H
+#define MEMLANE_OPS_X86_ASM_H
+
+#if !defined(__ASSEMBLER__)
+#error "ops_x86_asm.h is for the assembly entries"
+#endif
+
+#include "sanitized.h"
+
+/* -fcf-protection: endbr64 at the entry, and the IBT/SHSTK property note
+ * (also on the empty object of sanitizer builds, which would otherwise
+ * take the property off the library). */
+#if defined(__CET__)
+#include <cet.h>
+#else
+#define _CET_ENDBR
+#endif
+
+/* Whether the entries are assembled: sanitizer builds, whose checks must
+ * see every access and which may not read around the buffers, compile
+ * the variants' C entries instead. */
+#if defined(__x86_64__) && !defined(ML_SANITIZED)
+#define ML_ASM_ENTRIES 1
+#else
+#define ML_ASM_ENTRIES 0
+#endif
+
+/* ab (bench/ab/run.sh) exports the variants; the library keeps them
+ * hidden as the C ones (-fvisibility=hidden). */
+#if defined(ML_EXPORT_VARIANTS)
+#define ML_ASM_HIDDEN(sym)
+#else
+#define ML_ASM_HIDDEN(sym) .hidden sym
+#endif
+
+#if ML_ASM_ENTRIES
+
+/* ---- 16-byte vectors (sse2) ---- */
+
+/* xmm \v: the pcmpeqb mask of the 16 bytes at p + \off and q + \off
+ * (EQ16), or at p + n + \off and q + n + \off (EQ16_END).  Two loads:
+ * pcmpeqb's memory operand would have to be aligned. */
+.macro EQ16 off, v, tmp
+	movdqu	\off(%rsi), \tmp
+	movdqu	\off(%rdi), \v
+	pcmpeqb	\tmp, \v
+.endm
+.macro EQ16_END off, v, tmp
+	movdqu	\off(%rsi,%rdx), \tmp
+	movdqu	\off(%rdi,%rdx), \v
+	pcmpeqb	\tmp, \v
+.endm
+
+/* \dst = \a & \b & \c & \d; \tmp clobbered, the four kept. */
+.macro AND4 a, b, c, d, dst, tmp
+	movdqa	\a, \dst
+	pand	\b, \dst
+	movdqa	\c, \tmp
+	pand	\d, \tmp
+	pand	\tmp, \dst
+.endm
+
+/* xmm0-3: the eq masks of the 64 bytes at p + \off and q + \off; xmm4
+ * their AND; xmm5-7 clobbered. */
+.macro EQ64 off
+	EQ16	\off, %xmm0, %xmm4
+	EQ16	\off+16, %xmm1, %xmm5
+	EQ16	\off+32, %xmm2, %xmm6
+	EQ16	\off+48, %xmm3, %xmm7
+	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+.endm
+
+/* \e0, \e1: the eq masks of the two vectors ending at n; \all their
+ * AND; \t1 clobbered. */
+.macro LAST2 e0, e1, all, t1
+	EQ16_END -32, \e0, \all
+	EQ16_END -16, \e1, \t1
+	movdqa	\e0, \all
+	pand	\e1, \all
+.endm
+
+/* xmm0-3: the eq masks of the four vectors ending at n; xmm4 their AND;
+ * xmm5-7 clobbered. */
+.macro LAST4
+	EQ16_END -64, %xmm0, %xmm4
+	EQ16_END -48, %xmm1, %xmm5
+	EQ16_END -32, %xmm2, %xmm6
+	EQ16_END -16, %xmm3, %xmm7
+	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+.endm
+
+/* ---- 32-byte vectors (avx2) ---- */
+
+/* ymm \v: the vpcmpeqb mask of the 32 bytes at p + \off and q + \off
+ * (EQ32), or at p + n + \off and q + n + \off (EQ32_END). */
+.macro EQ32 off, v
+	vmovdqu	\off(%rsi), \v
+	vpcmpeqb \off(%rdi), \v, \v
+.endm
+.macro EQ32_END off, v
+	vmovdqu	\off(%rsi,%rdx), \v
+	vpcmpeqb \off(%rdi,%rdx), \v, \v
+.endm
+
+#endif /* ML_ASM_ENTRIES */
+
+#endif
