@@ -14,8 +14,8 @@
  *
  *     0..16    one whole vector when both stay on their page, the bits
  *              from n on shifted out; else ml_bcmp_sse2_page_end (C)
- *    17..32    head and tail vector
- *    33..      the head vector alone, then
+ *    17..      the head vector alone, then
+ *    17..32    the vector ending at n
  *    33..64    the second vector and the two ending at n
  *    65..      the first 64 bytes, then the two (65..96) or four
  *              (97..128) ending at n
@@ -72,18 +72,17 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove16:
+	/* The head alone, as memcmp: inputs that differ early leave after
+	 * reading little */
 	EQ16	0, %xmm0, %xmm1
+	RETURN_IF_DIFFER %xmm0
 	cmp	$32, %rdx
 	ja	.Labove32
-	EQ16_END -16, %xmm1, %xmm2	/* 17..32: head and tail */
-	pand	%xmm1, %xmm0
-	RETURN_MASK %xmm0
+	EQ16_END -16, %xmm1, %xmm2	/* 17..32: the tail */
+	RETURN_MASK %xmm1
 
 	.p2align 6
 .Labove32:
-	/* The head alone, as memcmp: inputs that differ early leave after
-	 * reading little */
-	RETURN_IF_DIFFER %xmm0
 	EQ16	16, %xmm1, %xmm2
 	cmp	$64, %rdx
 	ja	.Labove64
