@@ -74,23 +74,6 @@ static inline int ml_in_page(const void *p, const void *q, size_t bytes)
     return (((uintptr_t)p | (uintptr_t)q) & 4095) <= 4096 - bytes;
 }
 
-/* n == 0 without a branch: p and q both pointed at a static block of 64
- * zero bytes (one page), so that the caller's whole-vector compare, with
- * every bit masked off, reads mapped memory and finds no difference.  A
- * branch for n == 0 there, once taken, slowed the 33-64 B class (reached
- * by the entry's other branch) by a cycle (docs/memcmp.md). */
-static inline void ml_empty_at_zeros(const unsigned char **p, const unsigned char **q,
-                                     size_t n)
-{
-    static const unsigned char zeros[64] __attribute__((aligned(64)));
-    const unsigned char *z = zeros;
-    /* cmov in asm: the compiler may turn a select back into a branch. */
-    __asm__("test %2, %2\n\tcmovz %3, %0\n\tcmovz %3, %1"
-            : "+r"(*p), "+r"(*q)
-            : "r"(n), "r"(z)
-            : "cc");
-}
-
 /* ---- results ---- */
 
 /* p[i] - q[i] as unsigned bytes: the memcmp result once i is known, made
