@@ -45,6 +45,18 @@
 
 #if ML_ASM_ENTRIES
 
+/* Jump to \target unless \bytes bytes from p and from q each stay on
+ * their 4 KiB page: the OR of the two page offsets at most 4096 - \bytes
+ * (glibc's one-test form), the offsets shifted to the top (shorter than
+ * and + cmp).  eax clobbered. */
+.macro JUMP_IF_PAGE_CROSS bytes, target
+	mov	%edi, %eax
+	or	%esi, %eax
+	shl	$20, %eax
+	cmp	$((4096 - \bytes) << 20), %eax
+	ja	\target
+.endm
+
 /* ---- 16-byte vectors (sse2) ---- */
 
 /* xmm \v: the pcmpeqb mask of the 16 bytes at p + \off and q + \off
@@ -110,6 +122,18 @@
 .macro EQ32_END off, v
 	vmovdqu	\off(%rsi,%rdx), \v
 	vpcmpeqb \off(%rdi,%rdx), \v, \v
+.endm
+
+/* ymm1-4: the eq masks of the four vectors ending at n; \all their AND;
+ * ymm5, ymm6 clobbered. */
+.macro LAST4_32 all
+	EQ32_END -128, %ymm1
+	EQ32_END -96, %ymm2
+	EQ32_END -64, %ymm3
+	EQ32_END -32, %ymm4
+	vpand	%ymm1, %ymm2, %ymm5
+	vpand	%ymm3, %ymm4, %ymm6
+	vpand	%ymm5, %ymm6, \all
 .endm
 
 #endif /* ML_ASM_ENTRIES */

@@ -67,25 +67,15 @@ memlane_bcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	jnz	.Lreturn
 	cmp	$256, %rdx
 	ja	ml_bcmp_avx2_above256
-	EQ32_END -128, %ymm1
-	EQ32_END -96, %ymm2
-	EQ32_END -64, %ymm3
-	EQ32_END -32, %ymm4
-	vpand	%ymm1, %ymm2, %ymm5
-	vpand	%ymm3, %ymm4, %ymm6
-	vpand	%ymm5, %ymm6, %ymm5
+	LAST4_32 %ymm5
 	RETURN_MASK %ymm5
 
 	.p2align 6
 .Lupto32:
 	test	%edx, %edx
 	jz	.Lzero
-	/* Both 32 bytes on their page (memcmp's test); else the C path */
-	mov	%edi, %eax
-	or	%esi, %eax
-	shl	$20, %eax
-	cmp	$(4064 << 20), %eax
-	ja	ml_bcmp_avx2_page_end
+	/* Both 32 bytes on their page; else the C path */
+	JUMP_IF_PAGE_CROSS 32, ml_bcmp_avx2_page_end
 	EQ32	0, %ymm1
 	vpmovmskb %ymm1, %eax
 	not	%eax			/* bit i: byte i differs */

@@ -53,12 +53,8 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 	ja	.Labove16
 	test	%edx, %edx
 	jz	.Lzero
-	/* Both 16 bytes on their page (memcmp's test); else the C path */
-	mov	%edi, %eax
-	or	%esi, %eax
-	shl	$20, %eax
-	cmp	$(4080 << 20), %eax
-	ja	ml_bcmp_sse2_page_end
+	/* Both 16 bytes on their page; else the C path */
+	JUMP_IF_PAGE_CROSS 16, ml_bcmp_sse2_page_end
 	EQ16	0, %xmm0, %xmm1
 	pmovmskb %xmm0, %eax
 	not	%eax			/* bit i: byte i differs */

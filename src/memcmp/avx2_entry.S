@@ -94,13 +94,7 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	jnz	.Ldiff_pair64
 	cmp	$256, %rdx
 	ja	ml_memcmp_avx2_above256
-	EQ32_END -128, %ymm1
-	EQ32_END -96, %ymm2
-	EQ32_END -64, %ymm3
-	EQ32_END -32, %ymm4
-	vpand	%ymm1, %ymm2, %ymm5
-	vpand	%ymm3, %ymm4, %ymm6
-	vpand	%ymm5, %ymm6, %ymm7
+	LAST4_32 %ymm7
 	vpmovmskb %ymm7, %eax
 	inc	%eax
 	jnz	.Ldiff_last4
@@ -111,14 +105,8 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 .Lupto32:
 	test	%edx, %edx
 	jz	.Lzero
-	/* Both 32 bytes on their page: the OR of the page offsets at most
-	 * 4064 (glibc's one-test form), the offsets shifted to the top
-	 * (shorter than and + cmp). Else the C path. */
-	mov	%edi, %eax
-	or	%esi, %eax
-	shl	$20, %eax
-	cmp	$(4064 << 20), %eax
-	ja	ml_memcmp_avx2_page_end
+	/* Both 32 bytes on their page; else the C path */
+	JUMP_IF_PAGE_CROSS 32, ml_memcmp_avx2_page_end
 	EQ32	0, %ymm1
 	vpmovmskb %ymm1, %ecx
 	not	%ecx			/* bit i: byte i differs */

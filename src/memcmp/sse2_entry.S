@@ -77,13 +77,8 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 	ja	.Labove16
 	test	%edx, %edx
 	jz	.Lequal
-	/* Both 16 bytes on their page: the OR of the page offsets at most
-	 * 4080, the offsets shifted to the top.  Else the C path. */
-	mov	%edi, %eax
-	or	%esi, %eax
-	shl	$20, %eax
-	cmp	$(4080 << 20), %eax
-	ja	ml_memcmp_sse2_page_end
+	/* Both 16 bytes on their page; else the C path */
+	JUMP_IF_PAGE_CROSS 16, ml_memcmp_sse2_page_end
 	EQ16	0, %xmm0, %xmm1
 	pmovmskb %xmm0, %ecx
 	not	%ecx			/* bit i: byte i differs; bits 16.. set */
