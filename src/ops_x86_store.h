@@ -224,13 +224,12 @@ MLS_INLINE void mls_head4_loop_tail4(unsigned char *d, size_t n, MLS_VEC v)
 }
 
 /* n > 4W as a ladder of lines (4W bytes) filled from both ends: one at
- * each end, one more at each end above 8W, then one at a time, head and
- * tail in turn, to 32W; above that aligned vectors over the middle
- * [d + 16W, e - 16W), 4 per iteration.  Each rung's stores come before
- * its test, so random sizes meet one unpredictable test where a loop
- * mispredicts its exit; from 12W each size stores as many vectors as
- * mls_head4_loop_tail4 (8W-12W: 16, the loop 12; docs/memset.md, "A
- * ladder for 65-512 bytes"). */
+ * each end, then one at a time, head and tail in turn, to 32W; above
+ * that aligned vectors over the middle [d + 16W, e - 16W), 4 per
+ * iteration.  Each rung's stores come before its test, so random sizes
+ * meet one unpredictable test where a loop mispredicts its exit; each
+ * size stores as many vectors as mls_head4_loop_tail4 or fewer
+ * (docs/memset.md, "A ladder for 65-512 bytes"). */
 MLS_INLINE void mls_ends_ladder(unsigned char *d, size_t n, MLS_VEC v)
 {
     const size_t line = 4 * MLS_W;
@@ -240,6 +239,8 @@ MLS_INLINE void mls_ends_ladder(unsigned char *d, size_t n, MLS_VEC v)
     if (n <= 2 * line)
         return;
     mls_line4(d + line, v);
+    if (n <= 3 * line)
+        return;
     mls_line4(e - 2 * line, v);
     if (n <= 4 * line)
         return;

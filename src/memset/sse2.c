@@ -5,8 +5,8 @@
  *   0 .. 64           three classes, overlapping stores:
  *                     1-3 bytes, 4-15 4 dwords, 16-64 4 xmm
  *   65 .. 512         a ladder of lines (4 xmm) from both ends: one at
- *                     each end, one more at each end above 128, then
- *                     one at a time, head and tail in turn, to 512
+ *                     each end, then one at a time, head and tail in
+ *                     turn, to 512
  *   > 512             the same 32 xmm, then an aligned loop of 4 xmm
  *                     over the middle; rep stosb / non-temporal above
  *                     the tunables (from 129 B on)

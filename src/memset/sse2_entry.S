@@ -10,37 +10,43 @@
  * 129 B starts on a 64-byte line of its own and returns from it:
  *
  *   line  n         branches on the way (T: taken)    stores
- *   0     4..15     >= 16, < 4                        4 dwords at 0, k,
+ *   0     4..15     > 64, >= 16, < 4                  4 dwords at 0, k,
  *                                                     n-4-k, n-4; k = 4
  *                                                     from 8 B on
- *   1     16..64    >= 16 T, > 64                     4 xmm at 0, k,
+ *   1     16..64    > 64, >= 16 T                     4 xmm at 0, k,
  *                                                     n-16-k, n-16; k = 16
  *                                                     from 33 B on
- *   2     0..3      >= 16, < 4 T, == 0                bytes at 0, n/2, n-1
- *   3     65..128   >= 16 T, > 64 T, > 128            4 xmm at each end
- *   4     129..256  ... > 128 T, the special          8 xmm at each end
- *                   threshold, > 256
- *   6, 7  257..512  ... > 256 T, > 320 T, > 384 T,    a line (4 xmm) more
+ *   2     0..3      > 64, >= 16, < 4 T, == 0          bytes at 0, n/2, n-1
+ *   3     65..128   > 64 T, > 128                     4 xmm at each end
+ *   4     129..192  > 64 T, > 128 T, the special      12 xmm: the lines at
+ *                   threshold, > 192                  0, 64 and n - 64
+ *         193..256  ... > 192 T, > 256                and at n - 128
+ *   5, 6  257..512  ... > 256 T, > 320 T, > 384 T,    a line (4 xmm) more
  *                   > 448 T, > 512 (as far as n)      from the head, then
  *                                                     the tail, in turn
- *   9     513..     ... > 512 T                       the middle in
+ *   8     513..     ... > 512 T                       the middle in
  *                                                     aligned lines
- * From 129 B the classes form one ladder: each rung's stores come before
- * its test, so a random size meets one unpredictable test, where a loop
- * mispredicts its exit; from 193 B each size stores as many vectors as
- * glibc's loop (129-192 B: 16, the loop 12).  No store comes before the
- * test on the special threshold: rep stosb after stores ran slower
- * (docs/memset.md).  Sanitizer builds compile sse2.c's C entry, which
- * their checks see.
+ * The test on 64 comes first, so that 65 B and up reach their class by
+ * one taken branch, as in glibc's code.  From 129 B the classes form one
+ * ladder: each rung's stores come before its test, so a random size
+ * meets one unpredictable test, where a loop mispredicts its exit; each
+ * size stores as many vectors as glibc's loop, or fewer.  The classes
+ * below 65 B have no branch on 8 or 32 (two stores where four are made
+ * now): each cost the random-size runs more than it won at fixed sizes
+ * (docs/memset.md).  No store comes before the test on the special
+ * threshold: rep stosb after stores ran slower (docs/memset.md).
+ * Sanitizer builds compile sse2.c's C entry, which their checks see.
  */
 #include "ops_x86_asm.h"
 
 #if ML_ASM_ENTRIES
 
 /* offsetof(struct ml_memset_tunables, special_sse2), checked in sse2.c.
- * The struct is read through the GOT: ab's build exports it; the
- * library's, where it is hidden, has the linker turn the load into a lea. */
+ * The struct is hidden here even where internal.h exports it (ab's
+ * build), so the threshold is one rip-relative load, as glibc's: a load
+ * through the GOT cost 129-192 B about 3 ticks there. */
 #define SPECIAL_SSE2 32
+	.hidden	ml_memset_tun
 
 /* Store \v (\size bytes) at 0, k, n - \size - k and n - \size (k in r8),
  * and return: a class whose sizes run to 4 * \size. */
@@ -70,6 +76,12 @@
 memlane_memset_sse2:			/* d = rdi, c = esi, n = rdx */
 	_CET_ENDBR
 	mov	%rdi, %rax
+	movd	%esi, %xmm0
+	punpcklbw %xmm0, %xmm0
+	pshuflw	$0, %xmm0, %xmm0
+	pshufd	$0, %xmm0, %xmm0	/* c in each byte */
+	cmp	$64, %rdx
+	ja	.Labove64
 	cmp	$16, %rdx
 	jae	.Lfrom16
 	movzbl	%sil, %ecx
@@ -84,12 +96,6 @@ memlane_memset_sse2:			/* d = rdi, c = esi, n = rdx */
 
 	.p2align 6
 .Lfrom16:
-	movd	%esi, %xmm0
-	punpcklbw %xmm0, %xmm0
-	pshuflw	$0, %xmm0, %xmm0
-	pshufd	$0, %xmm0, %xmm0	/* c in each byte */
-	cmp	$64, %rdx
-	ja	.Labove64
 	/* 16..64: the vectors at 0 and n - 16, and at k and n - 16 - k */
 	lea	-1(%rdx), %r8d
 	shr	%r8d
@@ -119,16 +125,19 @@ memlane_memset_sse2:			/* d = rdi, c = esi, n = rdx */
 	ret
 
 	.p2align 6
-.Labove128:				/* 129..256: 8 vectors at each end */
+.Labove128:				/* 129..256: 12 or 16 vectors */
 	/* out of line from the special threshold on (0 until the tunables
 	 * are read, so the first such call reads them there) */
-	mov	ml_memset_tun@GOTPCREL(%rip), %rcx
-	cmp	SPECIAL_SSE2(%rcx), %rdx
+	cmp	ml_memset_tun+SPECIAL_SSE2(%rip), %rdx
 	jae	ml_memset_sse2_large
 	lea	-64(%rdi,%rdx), %r9		/* d + n - 64 */
 	STORE_LINE %rdi, 0
-	STORE_LINE %r9, 0
 	STORE_LINE %rdi, 64
+	STORE_LINE %r9, 0
+	cmp	$192, %rdx
+	ja	.Labove192
+	ret
+.Labove192:				/* 193..256: the line at n - 128 */
 	STORE_LINE %r9, -64
 	cmp	$256, %rdx
 	ja	.Labove256
