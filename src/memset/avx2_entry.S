@@ -37,9 +37,11 @@
 #if ML_ASM_ENTRIES
 
 /* offsetof(struct ml_memset_tunables, special), checked in avx2.c.  The
- * struct is read through the GOT: ab's build exports it; the library's,
- * where it is hidden, has the linker turn the load into a lea. */
+ * struct is hidden here even where internal.h exports it (ab's build),
+ * so the threshold is one rip-relative load, as in the library and in
+ * glibc's code (sse2_entry.S says what the GOT load cost there). */
 #define SPECIAL 24
+	.hidden	ml_memset_tun
 
 /* Store ymm0 in the 128 bytes at \off(\base), as 4 unaligned vectors. */
 .macro STORE_LINE4 base, off
@@ -153,8 +155,7 @@ memlane_memset_avx2:			/* d = rdi, c = esi, n = rdx */
 .Labove512:
 	/* out of line from the special threshold on (0 until the tunables
 	 * are read, so the first such call reads them there) */
-	mov	ml_memset_tun@GOTPCREL(%rip), %rcx
-	cmp	SPECIAL(%rcx), %rdx
+	cmp	ml_memset_tun+SPECIAL(%rip), %rdx
 	jae	ml_memset_avx2_large
 	/* 4 vectors at 0, aligned vectors 4 an iteration from the 32-byte
 	 * boundary at or below d + 128 while they start below d + n - 128,
