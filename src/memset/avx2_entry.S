@@ -13,11 +13,11 @@
  *
  *   line  n         branches on the way (T: taken)   stores
  *   0     32..64    < 32, > 64                       2 ymm: 0, n-32
- *   1     4..15     < 32 T, >= 16, < 4               4 dwords: 0, k,
+ *   1     0..3      < 32 T, >= 16, >= 4, == 0        bytes at 0, n/2, n-1
+ *   2     16..31    < 32 T, >= 16 T                  2 xmm: 0, n-16
+ *   3     4..15     < 32 T, >= 16, >= 4 T            4 dwords: 0, k,
  *                                                    n-4-k, n-4 (k = 4
  *                                                    from 8 B on)
- *   2     16..31    < 32 T, >= 16 T                  2 xmm: 0, n-16
- *   3     0..3      < 32 T, >= 16, < 4 T, == 0       bytes at 0, n/2, n-1
  *   4     65..128   > 64 T, > 256, > 128             2 ymm at each end
  *   5     129..256  > 64 T, > 256, > 128 T           4 ymm at each end
  *   6     257..512  > 64 T, > 256 T, > 512, > 384    lines of 4 ymm at 0,
@@ -26,6 +26,8 @@
  *   8     513..     > 64 T, > 256 T, > 512 T,        4 ymm at 0, the
  *                   the special threshold            aligned loop of 4,
  *                                                    4 ending at n
+ * 0..3 B fall through below 32 B, so that 0 and 1 B take one taken
+ * branch, n = 0 two, as in glibc's code (4..15 B take two, as there).
  * From the special threshold on (rep stosb, non-temporal stores), avx2.c.
  * From 16 B as many stores as glibc's code makes at each size.  Below
  * 32 B only xmm registers are written, so those classes need no
@@ -77,7 +79,26 @@ memlane_memset_avx2:			/* d = rdi, c = esi, n = rdx */
 	cmp	$16, %rdx
 	jae	.Lfrom16
 	cmp	$4, %rdx
-	jb	.Lbelow4
+	jae	.Lfrom4
+	/* 0..3: the bytes at 0, n / 2, n - 1 */
+	test	%rdx, %rdx
+	jz	.Lret
+	mov	%sil, (%rdi)
+	mov	%rdx, %r8
+	shr	%r8
+	mov	%sil, (%rdi,%r8)
+	mov	%sil, -1(%rdi,%rdx)
+.Lret:
+	ret
+
+	.p2align 6
+.Lfrom16:				/* 16..31: the vectors at 0 and n - 16 */
+	vmovdqu	%xmm0, (%rdi)
+	vmovdqu	%xmm0, -16(%rdi,%rdx)
+	ret
+
+	.p2align 6
+.Lfrom4:
 	vmovd	%xmm0, %ecx
 	/* 4..15: the dwords at 0 and n - 4, and at k and n - 4 - k */
 	mov	%edx, %r8d
@@ -89,24 +110,6 @@ memlane_memset_avx2:			/* d = rdi, c = esi, n = rdx */
 	mov	%ecx, (%rdi,%r8)
 	mov	%ecx, -4(%rdi,%r9)
 	mov	%ecx, -4(%rdi,%rdx)
-	ret
-
-	.p2align 6
-.Lfrom16:				/* 16..31: the vectors at 0 and n - 16 */
-	vmovdqu	%xmm0, (%rdi)
-	vmovdqu	%xmm0, -16(%rdi,%rdx)
-	ret
-
-	.p2align 6
-.Lbelow4:				/* 0..3: the bytes at 0, n / 2, n - 1 */
-	test	%rdx, %rdx
-	jz	.Lret
-	mov	%sil, (%rdi)
-	mov	%rdx, %r8
-	shr	%r8
-	mov	%sil, (%rdi,%r8)
-	mov	%sil, -1(%rdi,%rdx)
-.Lret:
 	ret
 
 	.p2align 6
