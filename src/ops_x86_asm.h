@@ -2,8 +2,8 @@
 /* clang-format off */
 /*
  * The assembly entries' shared part (src/<function>/<level>_entry.S):
- * the preamble every entry needs, and the compare blocks the memcmp and
- * bcmp entries of one level share.  Assembly only (gas macros); the C
+ * the preamble every entry needs, the compare blocks the memcmp and
+ * bcmp entries of one level share, and memset's 0..3-byte block.  Assembly only (gas macros); the C
  * building blocks are ops_x86_cmp.h and ops_x86_store.h.
  *
  * Register use of the compare blocks: p = rdi, q = rsi, n = rdx.
@@ -134,6 +134,22 @@
 	vpand	%ymm1, %ymm2, %ymm5
 	vpand	%ymm3, %ymm4, %ymm6
 	vpand	%ymm5, %ymm6, \all
+.endm
+
+/* ---- memset (d = rdi, n = rdx) ---- */
+
+/* 0..3 bytes: the byte \b at 0, n / 2 and n - 1 (none for n = 0), and
+ * return; r8 clobbered. */
+.macro SET_BELOW4_AND_RETURN b
+	test	%rdx, %rdx
+	jz	.Lset_below4_ret\@
+	mov	\b, (%rdi)
+	mov	%rdx, %r8
+	shr	%r8
+	mov	\b, (%rdi,%r8)
+	mov	\b, -1(%rdi,%rdx)
+.Lset_below4_ret\@:
+	ret
 .endm
 
 #endif /* ML_ASM_ENTRIES */

@@ -81,15 +81,7 @@ memlane_memset_avx2:			/* d = rdi, c = esi, n = rdx */
 	cmp	$4, %rdx
 	jae	.Lfrom4
 	/* 0..3: the bytes at 0, n / 2, n - 1 */
-	test	%rdx, %rdx
-	jz	.Lret
-	mov	%sil, (%rdi)
-	mov	%rdx, %r8
-	shr	%r8
-	mov	%sil, (%rdi,%r8)
-	mov	%sil, -1(%rdi,%rdx)
-.Lret:
-	ret
+	SET_BELOW4_AND_RETURN %sil
 
 	.p2align 6
 .Lfrom16:				/* 16..31: the vectors at 0 and n - 16 */

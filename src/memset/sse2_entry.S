@@ -104,15 +104,7 @@ memlane_memset_sse2:			/* d = rdi, c = esi, n = rdx */
 
 	.p2align 6
 .Lbelow4:				/* 0..3: the bytes at 0, n / 2, n - 1 */
-	test	%rdx, %rdx
-	jz	.Lret
-	mov	%cl, (%rdi)
-	mov	%rdx, %r8
-	shr	%r8
-	mov	%cl, (%rdi,%r8)
-	mov	%cl, -1(%rdi,%rdx)
-.Lret:
-	ret
+	SET_BELOW4_AND_RETURN %cl
 
 	.p2align 6
 .Labove64:
