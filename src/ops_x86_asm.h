@@ -3,8 +3,9 @@
 /*
  * The assembly entries' shared part (src/<function>/<level>_entry.S):
  * the preamble every entry needs, the compare blocks the memcmp and
- * bcmp entries of one level share, and memset's 0..3-byte block.  Assembly only (gas macros); the C
- * building blocks are ops_x86_cmp.h and ops_x86_store.h.
+ * bcmp entries of one level share, and memset's 0..3-byte block.
+ * Assembly only (gas macros); the C building blocks are ops_x86_cmp.h
+ * and ops_x86_store.h.
  *
  * Register use of the compare blocks: p = rdi, q = rsi, n = rdx.
  */

@@ -23,7 +23,7 @@
  *   6     257..512  > 64 T, > 256 T, > 512, > 384    lines of 4 ymm at 0,
  *                                                    128, 256 (from 385
  *                                                    B), ending at n
- *   8     513..     > 64 T, > 256 T, > 512 T,        4 ymm at 0, the
+ *   9     513..     > 64 T, > 256 T, > 512 T,        4 ymm at 0, the
  *                   the special threshold            aligned loop of 4,
  *                                                    4 ending at n
  * 0..3 B fall through below 32 B, so that 0 and 1 B take one taken

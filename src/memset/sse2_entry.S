@@ -7,24 +7,25 @@
  * and here that decides the speed: with every size called before, gcc's
  * layout of the same ladder ran 8-15 B a cycle slower than glibc's code
  * (docs/memset.md, "The whole function in assembly").  Each class below
- * 129 B starts on a 64-byte line of its own and returns from it:
+ * 129 B starts on a 64-byte line of its own (4..15 B, the entry's
+ * fall-through, runs on into the next) and returns from it:
  *
  *   line  n         branches on the way (T: taken)    stores
- *   0     4..15     > 64, >= 16, < 4                  4 dwords at 0, k,
+ *   0, 1  4..15     > 64, >= 16, < 4                  4 dwords at 0, k,
  *                                                     n-4-k, n-4; k = 4
  *                                                     from 8 B on
- *   1     16..64    > 64, >= 16 T                     4 xmm at 0, k,
+ *   2     16..64    > 64, >= 16 T                     4 xmm at 0, k,
  *                                                     n-16-k, n-16; k = 16
  *                                                     from 33 B on
- *   2     0..3      > 64, >= 16, < 4 T, == 0          bytes at 0, n/2, n-1
- *   3     65..128   > 64 T, > 128                     4 xmm at each end
- *   4     129..192  > 64 T, > 128 T, the special      12 xmm: the lines at
+ *   3     0..3      > 64, >= 16, < 4 T, == 0          bytes at 0, n/2, n-1
+ *   4     65..128   > 64 T, > 128                     4 xmm at each end
+ *   5     129..192  > 64 T, > 128 T, the special      12 xmm: the lines at
  *                   threshold, > 192                  0, 64 and n - 64
  *         193..256  ... > 192 T, > 256                and at n - 128
- *   5, 6  257..512  ... > 256 T, > 320 T, > 384 T,    a line (4 xmm) more
+ *   7, 8  257..512  ... > 256 T, > 320 T, > 384 T,    a line (4 xmm) more
  *                   > 448 T, > 512 (as far as n)      from the head, then
  *                                                     the tail, in turn
- *   8     513..     ... > 512 T                       the middle in
+ *   10    513..     ... > 512 T                       the middle in
  *                                                     aligned lines
  * The test on 64 comes first, so that 65 B and up reach their class by
  * one taken branch, as in glibc's code.  From 129 B the classes form one
