@@ -137,6 +137,41 @@
 	vpand	%ymm5, %ymm6, \all
 .endm
 
+/* n > 256, the first 128 bytes equal: 128 bytes a test from the 32-byte
+ * boundary at or below p + 128 (rcx; r8 = q - p) while it lies below
+ * p + n - 128 (r9).  A group that differs jumps to \differ, ymm1-4 its
+ * eq masks, eax nonzero; at the end, up to 64 bytes left jump to \last2
+ * (the two vectors ending at n are left), else it runs on (the four).
+ * ymm5, ymm6 clobbered. */
+.macro LOOP128_32 differ, last2
+	mov	%rsi, %r8
+	sub	%rdi, %r8
+	lea	-128(%rdi,%rdx), %r9
+	lea	128(%rdi), %rcx
+	and	$-32, %rcx
+.Lloop128_\@:
+	vmovdqu	(%r8,%rcx), %ymm1
+	vpcmpeqb (%rcx), %ymm1, %ymm1
+	vmovdqu	32(%r8,%rcx), %ymm2
+	vpcmpeqb 32(%rcx), %ymm2, %ymm2
+	vmovdqu	64(%r8,%rcx), %ymm3
+	vpcmpeqb 64(%rcx), %ymm3, %ymm3
+	vmovdqu	96(%r8,%rcx), %ymm4
+	vpcmpeqb 96(%rcx), %ymm4, %ymm4
+	vpand	%ymm1, %ymm2, %ymm5
+	vpand	%ymm3, %ymm4, %ymm6
+	vpand	%ymm5, %ymm6, %ymm5
+	vpmovmskb %ymm5, %eax
+	inc	%eax
+	jnz	\differ
+	sub	$-128, %rcx
+	cmp	%r9, %rcx
+	jb	.Lloop128_\@
+	sub	%r9, %rcx		/* 128 - the bytes left */
+	cmp	$64, %rcx
+	jae	\last2
+.endm
+
 /* ---- memset (d = rdi, n = rdx) ---- */
 
 /* 0..3 bytes: the byte \b at 0, n / 2 and n - 1 (none for n = 0), and

@@ -11,9 +11,10 @@
  *   257..      as far as the two after them, then four vectors per
  *              iteration, p aligned, then the two (up to 64 bytes
  *              left) or four ending at n
- * The entry, to the first 128 bytes, is assembly (avx2_entry.S, which
- * says why); it jumps here above 256 bytes (ml_bcmp_avx2_above256) and
- * where a vector would cross a page end (ml_bcmp_avx2_page_end).
+ * The entry, with the same 128-byte loop, is assembly (avx2_entry.S,
+ * which says why); it jumps here from 256 KiB, the prefetch band's floor
+ * (ml_bcmp_avx2_above256), and where a vector would cross a page end
+ * (ml_bcmp_avx2_page_end).
  * Sanitizer builds compile the in-bounds C entry at the end of this file
  * instead.  A group is tested by ANDing vpcmpeqb masks and one vpmovmskb
  * (XORs ORed and one vptest only in the prefetching loop): on Zen 3 the
@@ -90,6 +91,8 @@ static inline int bcmp_from128(const unsigned char *p, const unsigned char *q, s
 }
 
 #if ML_READ_AROUND
+_Static_assert(ML_CMP_PREFETCH_MIN == 0x40000, "PREFETCH_MIN in avx2_entry.S");
+
 /* The C parts of the assembly entry (avx2_entry.S), which jumps to them. */
 ML_ASM_PART int ml_bcmp_avx2_page_end(const unsigned char *p, const unsigned char *q,
                                       size_t n);
@@ -107,7 +110,7 @@ ml_bcmp_avx2_page_end(const unsigned char *p, const unsigned char *q, size_t n)
     return upto32_in_bounds(p, q, n);
 }
 
-/* n > 256, the first 128 bytes equal (avx2_entry.S). */
+/* n >= 256 KiB, the first 128 bytes equal (avx2_entry.S). */
 ML_ASM_PART int ml_bcmp_avx2_above256(const unsigned char *p, const unsigned char *q,
                                       size_t n)
 {

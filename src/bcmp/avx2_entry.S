@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * bcmp, AVX2: the entry, 0..256 bytes and the first 128 above; then
- * avx2.c's loop (ml_bcmp_avx2_above256).  memcmp's entry
+ * bcmp, AVX2: the whole function below 256 KiB; above, avx2.c's loop
+ * (ml_bcmp_avx2_above256), which can prefetch.  memcmp's entry
  * (src/memcmp/avx2_entry.S) with bcmp's result.
  *
  * Assembly for the reason memcmp's entry is (src/memcmp/avx2_entry.S):
@@ -17,7 +17,9 @@
  *    33..64    head and tail vector
  *    65..128   the vectors at 0, 32, n - 64 and n - 32
  *   129..256   the first four and the four ending at n, one test
- *   257..      the first four, then avx2.c
+ *   257..      the first four, then 128 bytes a test on p aligned to
+ *              32, then the four ending at n; from 256 KiB (the
+ *              prefetch band's floor) avx2.c's loop
  * Sizes above 128 B run straight down from the entry; 0..32, 33..64 and
  * 65..128 B each leave it by one taken branch.  Sanitizer builds compile
  * the strictly in-bounds C entry instead.
@@ -25,6 +27,9 @@
 #include "ops_x86_asm.h"
 
 #if ML_ASM_ENTRIES
+
+/* ML_CMP_PREFETCH_MIN (tunables.h), checked in avx2.c. */
+#define PREFETCH_MIN 0x40000
 
 /* eax = the mask of ymm \v plus one (0: every byte equal); return it. */
 .macro RETURN_MASK v
@@ -66,7 +71,7 @@ memlane_bcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	inc	%eax
 	jnz	.Lreturn
 	cmp	$256, %rdx
-	ja	ml_bcmp_avx2_above256
+	ja	.Labove256
 	LAST4_32 %ymm5
 	RETURN_MASK %ymm5
 
@@ -96,6 +101,16 @@ memlane_bcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	EQ32_END -64, %ymm3
 	EQ32_END -32, %ymm4
 	vpand	%ymm3, %ymm4, %ymm5
+	RETURN_MASK %ymm5
+
+	.p2align 6
+.Labove256:
+	/* From the prefetch band's lowest size on, avx2.c's loop */
+	cmp	$PREFETCH_MIN, %rdx
+	jae	ml_bcmp_avx2_above256
+	/* 128 bytes a test, then the two or four vectors ending at n */
+	LOOP128_32 .Lreturn, .Lupto128
+	LAST4_32 %ymm5
 	RETURN_MASK %ymm5
 
 	.p2align 5

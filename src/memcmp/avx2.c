@@ -18,12 +18,12 @@
  * byte i) for one bit scan, and a group of four does that out
  * of line (diff_in128), so the equal path needs no stack frame.
  *
- * The entry, up to 256 bytes, is assembly (avx2_entry.S, which says why);
- * it jumps here above 256 bytes (ml_memcmp_avx2_above256) and where a
- * vector would cross a page end (ml_memcmp_avx2_page_end).  Sanitizer
- * builds, which must not read around the buffers, compile the in-bounds
- * C entry at the end of this file instead: the same loads to 128 bytes
- * (33..64 under one test), then the loop.
+ * The entry, with the 128-byte loop to 16 KiB, is assembly (avx2_entry.S,
+ * which says why); it jumps here above 16 KiB (ml_memcmp_avx2_above256)
+ * and where a vector would cross a page end (ml_memcmp_avx2_page_end).
+ * Sanitizer builds, which must not read around the buffers, compile the
+ * in-bounds C entry at the end of this file instead: the same loads to
+ * 128 bytes (33..64 under one test), then the loop.
  */
 #include "internal.h"
 #include "ops_x86_cmp.h"
@@ -163,7 +163,7 @@ static inline int memcmp_from128(const unsigned char *p, const unsigned char *q,
 }
 
 #if ML_READ_AROUND
-/* n > 256, the first 128 bytes equal (avx2_entry.S). */
+/* n > 16 KiB, the first 128 bytes equal (avx2_entry.S). */
 ML_ASM_PART __attribute__((aligned(64))) int
 ml_memcmp_avx2_above256(const unsigned char *p, const unsigned char *q, size_t n)
 {

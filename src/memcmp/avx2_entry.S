@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * memcmp, AVX2: the entry, 0..256 bytes; above, avx2.c's loop
+ * memcmp, AVX2: the whole function to 16 KiB; above, avx2.c's loops
  * (ml_memcmp_avx2_above256).
  *
  * Assembly because C cannot pin where the blocks go, and here the
@@ -20,6 +20,8 @@
  *    65..128   the two ending at n
  *   129..256   the two after the first 64 bytes, then the four ending
  *              at n (no branch on n)
+ *   257..16K   the two after the first 64 bytes, then 128 bytes a test
+ *              on p aligned to 32, then the four ending at n
  * A group's vpcmpeqb masks are ANDed and tested once; only a group that
  * differs builds the mask of its differing bytes, out of the line, and
  * finds the first one without a branch on which vector holds it.
@@ -46,6 +48,17 @@
 	vpmovmskb %ymm5, %eax
 	inc	%eax			/* 0: equal */
 	jnz	\differ
+	vzeroupper
+	ret
+.endm
+
+/* The four vectors ending at n (the bytes before n - 128 equal): return
+ * 0 if they are equal, else find the first difference. */
+.macro LAST4_RETURN
+	LAST4_32 %ymm7
+	vpmovmskb %ymm7, %eax
+	inc	%eax
+	jnz	.Ldiff_last4
 	vzeroupper
 	ret
 .endm
@@ -93,13 +106,8 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	inc	%eax
 	jnz	.Ldiff_pair64
 	cmp	$256, %rdx
-	ja	ml_memcmp_avx2_above256
-	LAST4_32 %ymm7
-	vpmovmskb %ymm7, %eax
-	inc	%eax
-	jnz	.Ldiff_last4
-	vzeroupper
-	ret
+	ja	.Labove256
+	LAST4_RETURN
 
 	.p2align 6
 .Lupto32:
@@ -136,6 +144,15 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	EQ32_END -32, %ymm4
 	RETURN_IF_EQUAL2 %ymm3, %ymm4, .Ldiff_last2
 
+	.p2align 6
+.Labove256:
+	/* Above 16 KiB, avx2.c's loop (the buffers outgrow L1 there) */
+	cmp	$16384, %rdx
+	ja	ml_memcmp_avx2_above256
+	/* 128 bytes a test, then the two or four vectors ending at n */
+	LOOP128_32 .Ldiff_loop, .Lupto128
+	LAST4_RETURN
+
 	/* The differing exits, out of the lines above.  A group's first
 	 * differing byte is found without a branch on which vector holds
 	 * it: random positions would mispredict one. */
@@ -153,6 +170,18 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	lea	-64(%rdx,%r8), %r8
 	tzcnt	%rcx, %rcx		/* CF: none in n - 128 .. n - 65 */
 	lea	-128(%rdx,%rcx), %rcx
+	cmovc	%r8, %rcx
+	RETURN_DIFF
+
+	.p2align 5
+.Ldiff_loop:				/* ymm1-4: eq at rcx .. rcx + 96 */
+	sub	%rdi, %rcx			/* the group's offset from p */
+	NE64	%ymm1, %ymm2, %r9, %rax		/* its bytes 0 .. 63 */
+	NE64	%ymm3, %ymm4, %r8, %rax		/* its bytes 64 .. 127 */
+	tzcnt	%r8, %r8
+	lea	64(%rcx,%r8), %r8
+	tzcnt	%r9, %r9		/* CF: none in the first 64 */
+	lea	(%rcx,%r9), %rcx
 	cmovc	%r8, %rcx
 	RETURN_DIFF
 
