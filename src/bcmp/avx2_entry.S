@@ -18,8 +18,9 @@
  *    65..128   the vectors at 0, 32, n - 64 and n - 32
  *   129..256   the first four and the four ending at n, one test
  *   257..      the first four, then 128 bytes a test on p aligned to
- *              32, then the four ending at n; from 256 KiB (the
- *              prefetch band's floor) avx2.c's loop
+ *              32, then the two ending at n (up to 64 bytes left) or
+ *              the four; from 256 KiB (the prefetch band's floor)
+ *              avx2.c's loop
  * Sizes above 128 B run straight down from the entry; 0..32, 33..64 and
  * 65..128 B each leave it by one taken branch.  Sanitizer builds compile
  * the strictly in-bounds C entry instead.

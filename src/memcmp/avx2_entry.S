@@ -21,7 +21,8 @@
  *   129..256   the two after the first 64 bytes, then the four ending
  *              at n (no branch on n)
  *   257..16K   the two after the first 64 bytes, then 128 bytes a test
- *              on p aligned to 32, then the four ending at n
+ *              on p aligned to 32, then the two ending at n (up to 64
+ *              bytes left) or the four
  * A group's vpcmpeqb masks are ANDed and tested once; only a group that
  * differs builds the mask of its differing bytes, out of the line, and
  * finds the first one without a branch on which vector holds it.
