@@ -41,7 +41,7 @@
 /* offsetof(struct ml_memset_tunables, special), checked in avx2.c.  The
  * struct is hidden here even where internal.h exports it (ab's build),
  * so the threshold is one rip-relative load, as in the library and in
- * glibc's code (sse2_entry.S says what the GOT load cost there). */
+ * glibc's code (sse2_entry.S says why). */
 #define SPECIAL 24
 	.hidden	ml_memset_tun
 

@@ -44,8 +44,8 @@
 
 /* offsetof(struct ml_memset_tunables, special_sse2), checked in sse2.c.
  * The struct is hidden here even where internal.h exports it (ab's
- * build), so the threshold is one rip-relative load, as glibc's: a load
- * through the GOT cost 129-192 B about 3 ticks there. */
+ * build), so the threshold is one rip-relative load, as glibc's: the
+ * load through the GOT measured slower (docs/memset.md). */
 #define SPECIAL_SSE2 32
 	.hidden	ml_memset_tun
 
