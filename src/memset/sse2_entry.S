@@ -85,8 +85,7 @@ memlane_memset_sse2:			/* d = rdi, c = esi, n = rdx */
 	ja	.Labove64
 	cmp	$16, %rdx
 	jae	.Lfrom16
-	movzbl	%sil, %ecx
-	imul	$0x01010101, %ecx, %ecx	/* c in each byte */
+	movd	%xmm0, %ecx		/* c in each byte */
 	cmp	$4, %rdx
 	jb	.Lbelow4
 	/* 4..15: the dwords at 0 and n - 4, and at k and n - 4 - k */
