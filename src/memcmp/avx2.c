@@ -49,7 +49,7 @@ ML_ASM_PART int ml_memcmp_avx2_page_end(const unsigned char *p, const unsigned c
 ML_ASM_PART int ml_memcmp_avx2_above256(const unsigned char *p, const unsigned char *q,
                                         size_t n);
 
-/* 1 <= n <= 32 where a vector from p or q would cross a page end: the 32
+/* 1 <= n <= 31 where a vector from p or q would cross a page end: the 32
  * bytes ending at n when they stay on the page of byte n - 1 (a buffer
  * byte), else the masked in-bounds path.  Out of line and cold: the
  * entry's OR-test sends few addresses here (docs/memcmp-results.md). */

@@ -6,16 +6,16 @@
  * Assembly because C cannot pin where the blocks go, and here the
  * layout decides the speed: gcc and clang laid the same C ladder out
  * differently, each with some class returning from the next 64-byte
- * line or through a shared return block.  The sizes above 32 B run
+ * line or through a shared return block.  From 32 B the sizes run
  * straight down from the entry, as in glibc's code: on Zen 3 each
  * taken branch on the way costs (docs/memcmp.md, "avx2 on Zen 3");
- * 0..32, 33..64 and 65..128 B leave it by one taken branch each, to a
+ * 0..31, 32..64 and 65..128 B leave it by one taken branch each, to a
  * line of their own.
  *
- *     0..32    one whole vector when both stay on their page, the bits
+ *     0..31    one whole vector when both stay on their page, the bits
  *              from n on cleared; else ml_memcmp_avx2_page_end (C)
- *    33..      the head vector alone, then
- *    33..64    the vector ending at n
+ *    32..      the head vector alone, then
+ *    32..64    the vector ending at n
  *    65..      the second vector, then
  *    65..128   the two ending at n
  *   129..256   the two after the first 64 bytes, then the four ending
@@ -82,7 +82,7 @@
 memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	_CET_ENDBR
 	cmp	$32, %rdx
-	jbe	.Lupto32
+	jb	.Lbelow32
 	/* The first two vectors one by one: inputs that differ early
 	 * leave after reading little. */
 	EQ32	0, %ymm1
@@ -111,7 +111,7 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	LAST4_RETURN
 
 	.p2align 6
-.Lupto32:
+.Lbelow32:
 	test	%edx, %edx
 	jz	.Lzero
 	/* Both 32 bytes on their page; else the C path */
@@ -129,7 +129,7 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	ret
 
 	.p2align 6
-.Lupto64:				/* 33..64: the vector ending at n (the
+.Lupto64:				/* 32..64: the vector ending at n (the
 					 * head is equal) */
 	EQ32_END -32, %ymm2
 	vpmovmskb %ymm2, %eax
