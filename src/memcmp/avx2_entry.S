@@ -74,6 +74,20 @@
 	ret
 .endm
 
+/* ymm1-4: the eq masks of the 128 bytes from p + \base + \disp, some
+ * byte differing: return the difference at the first such byte, found
+ * without a branch on which half holds it.  r8, r9 clobbered. */
+.macro RETURN_DIFF128 base, disp
+	NE64	%ymm1, %ymm2, %r9, %rax		/* bytes 0 .. 63 of the 128 */
+	NE64	%ymm3, %ymm4, %r8, %rax		/* bytes 64 .. 127 */
+	tzcnt	%r8, %r8
+	lea	\disp+64(\base,%r8), %r8
+	tzcnt	%r9, %r9		/* CF: none in the first 64 */
+	lea	\disp(\base,%r9), %rcx
+	cmovc	%r8, %rcx
+	RETURN_DIFF
+.endm
+
 	.text
 	.globl	memlane_memcmp_avx2
 	ML_ASM_HIDDEN(memlane_memcmp_avx2)
@@ -165,26 +179,12 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 5
 .Ldiff_last4:				/* ymm1-4: eq at n - 128, n - 96, n - 64, n - 32 */
-	NE64	%ymm1, %ymm2, %rcx, %rax	/* bytes n - 128 .. n - 65 */
-	NE64	%ymm3, %ymm4, %r8, %rax		/* bytes n - 64 .. n - 1 */
-	tzcnt	%r8, %r8
-	lea	-64(%rdx,%r8), %r8
-	tzcnt	%rcx, %rcx		/* CF: none in n - 128 .. n - 65 */
-	lea	-128(%rdx,%rcx), %rcx
-	cmovc	%r8, %rcx
-	RETURN_DIFF
+	RETURN_DIFF128 %rdx, -128
 
 	.p2align 5
 .Ldiff_loop:				/* ymm1-4: eq at rcx .. rcx + 96 */
 	sub	%rdi, %rcx			/* the group's offset from p */
-	NE64	%ymm1, %ymm2, %r9, %rax		/* its bytes 0 .. 63 */
-	NE64	%ymm3, %ymm4, %r8, %rax		/* its bytes 64 .. 127 */
-	tzcnt	%r8, %r8
-	lea	64(%rcx,%r8), %r8
-	tzcnt	%r9, %r9		/* CF: none in the first 64 */
-	lea	(%rcx,%r9), %rcx
-	cmovc	%r8, %rcx
-	RETURN_DIFF
+	RETURN_DIFF128 %rcx, 0
 
 	.p2align 5
 .Ldiff_last2:				/* ymm3, ymm4: eq at n - 64, n - 32 */
