@@ -133,15 +133,17 @@ memlane_memset_avx2:			/* d = rdi, c = esi, n = rdx */
 	/* 257..512: lines of 4 vectors at 0 and 128, at 256 from 385 B,
 	 * and ending at n */
 	lea	-128(%rdi,%rdx), %rcx	/* d + n - 128 */
+	lea	256(%rdi), %r8		/* d + 256: every store below with an
+					 * 8-bit displacement (shorter code) */
 	STORE_LINE4 %rdi, 0
-	STORE_LINE4 %rdi, 128
+	STORE_LINE4 %r8, -128
 	cmp	$384, %rdx
 	ja	.Labove384
 	STORE_LINE4 %rcx, 0
 	vzeroupper
 	ret
 .Labove384:
-	STORE_LINE4 %rdi, 256
+	STORE_LINE4 %r8, 0
 	STORE_LINE4 %rcx, 0
 	vzeroupper
 	ret
