@@ -90,8 +90,9 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 .Labove64:
 	EQ16	32, %xmm2, %xmm4
 	EQ16	48, %xmm3, %xmm5
-	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
-	RETURN_IF_DIFFER %xmm4
+	pand	%xmm2, %xmm1		/* bytes 16..63 (the head is tested) */
+	pand	%xmm3, %xmm1
+	RETURN_IF_DIFFER %xmm1
 	cmp	$96, %rdx
 	ja	.Labove96
 	LAST2	%xmm0, %xmm1, %xmm2, %xmm3	/* 65..96 */
