@@ -83,33 +83,61 @@
 	pand	\tmp, \dst
 .endm
 
+/* xmm4 = the AND of the eq masks of a group of four: xmm0-3, kept
+ * (masks=keep), or xmm4 and xmm1-3, xmm2 clobbered (masks=drop: three
+ * pand and no copies, for a caller that never locates the difference).
+ * xmm5 clobbered. */
+.macro AND_GROUP4 masks
+.ifc \masks, keep
+	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+.else
+	pand	%xmm1, %xmm4
+	pand	%xmm3, %xmm2
+	pand	%xmm2, %xmm4
+.endif
+.endm
+
 /* xmm0-3: the eq masks of the 64 bytes at p + \off and q + \off; xmm4
- * their AND; xmm5-7 clobbered. */
-.macro EQ64 off
+ * their AND; xmm5-7 clobbered.  masks=drop: the first mask is made in
+ * xmm4 and only the AND is kept (AND_GROUP4). */
+.macro EQ64 off, masks=keep
+.ifc \masks, keep
 	EQ16	\off, %xmm0, %xmm4
+.else
+	EQ16	\off, %xmm4, %xmm0
+.endif
 	EQ16	\off+16, %xmm1, %xmm5
 	EQ16	\off+32, %xmm2, %xmm6
 	EQ16	\off+48, %xmm3, %xmm7
-	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	AND_GROUP4 \masks
 .endm
 
 /* \e0, \e1: the eq masks of the two vectors ending at n; \all their
- * AND; \t1 clobbered. */
-.macro LAST2 e0, e1, all, t1
+ * AND; \t1 clobbered.  masks=drop: only \all is kept, \e0 clobbered. */
+.macro LAST2 e0, e1, all, t1, masks=keep
+.ifc \masks, keep
 	EQ16_END -32, \e0, \all
 	EQ16_END -16, \e1, \t1
 	movdqa	\e0, \all
+.else
+	EQ16_END -32, \all, \e0
+	EQ16_END -16, \e1, \t1
+.endif
 	pand	\e1, \all
 .endm
 
 /* xmm0-3: the eq masks of the four vectors ending at n; xmm4 their AND;
- * xmm5-7 clobbered. */
-.macro LAST4
+ * xmm5-7 clobbered.  masks=drop as for EQ64. */
+.macro LAST4 masks=keep
+.ifc \masks, keep
 	EQ16_END -64, %xmm0, %xmm4
+.else
+	EQ16_END -64, %xmm4, %xmm0
+.endif
 	EQ16_END -48, %xmm1, %xmm5
 	EQ16_END -32, %xmm2, %xmm6
 	EQ16_END -16, %xmm3, %xmm7
-	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
+	AND_GROUP4 \masks
 .endm
 
 /* ---- 32-byte vectors (avx2) ---- */

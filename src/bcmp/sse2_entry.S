@@ -82,7 +82,7 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 	EQ16	16, %xmm1, %xmm2
 	cmp	$64, %rdx
 	ja	.Labove64
-	LAST2	%xmm2, %xmm3, %xmm4, %xmm5	/* 33..64 */
+	LAST2	%xmm2, %xmm3, %xmm4, %xmm5, drop	/* 33..64 */
 	pand	%xmm1, %xmm4
 	RETURN_MASK %xmm4
 
@@ -95,7 +95,7 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 	RETURN_IF_DIFFER %xmm1
 	cmp	$96, %rdx
 	ja	.Labove96
-	LAST2	%xmm0, %xmm1, %xmm2, %xmm3	/* 65..96 */
+	LAST2	%xmm0, %xmm1, %xmm2, %xmm3, drop	/* 65..96 */
 	RETURN_MASK %xmm2
 
 	.p2align 6
@@ -103,31 +103,31 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 	cmp	$128, %rdx
 	ja	.Labove128
 	/* 97..128 */
-	LAST4
+	LAST4	drop
 	RETURN_MASK %xmm4
 
 	.p2align 6
 .Labove128:
-	EQ64	64
+	EQ64	64, drop
 	RETURN_IF_DIFFER %xmm4
 	cmp	$192, %rdx
 	ja	.Labove192
 	cmp	$160, %rdx
 	ja	.Llast4
 .Llast2:
-	LAST2	%xmm0, %xmm1, %xmm2, %xmm3
+	LAST2	%xmm0, %xmm1, %xmm2, %xmm3, drop
 	RETURN_MASK %xmm2
 
 	.p2align 6
 .Labove192:
 	cmp	$256, %rdx
 	ja	ml_bcmp_sse2_above256
-	EQ64	128
+	EQ64	128, drop
 	RETURN_IF_DIFFER %xmm4
 	cmp	$224, %rdx
 	jbe	.Llast2
 .Llast4:
-	LAST4
+	LAST4	drop
 	RETURN_MASK %xmm4
 
 	.p2align 4
