@@ -83,10 +83,10 @@
 	pand	\tmp, \dst
 .endm
 
-/* xmm4 = the AND of the eq masks of a group of four: xmm0-3, kept
- * (masks=keep), or xmm4 and xmm1-3, xmm2 clobbered (masks=drop: three
- * pand and no copies, for a caller that never locates the difference).
- * xmm5 clobbered. */
+/* xmm4 = the AND of the eq masks of a group of four: of xmm0-3, kept,
+ * xmm5 clobbered (masks=keep); or of xmm4 and xmm1-3, xmm2 clobbered
+ * (masks=drop: three pand and no copies, for a caller that never
+ * locates the difference). */
 .macro AND_GROUP4 masks
 .ifc \masks, keep
 	AND4	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5
