@@ -117,11 +117,12 @@
 .macro LAST2 e0, e1, all, t1, masks=keep
 .ifc \masks, keep
 	EQ16_END -32, \e0, \all
-	EQ16_END -16, \e1, \t1
-	movdqa	\e0, \all
 .else
 	EQ16_END -32, \all, \e0
+.endif
 	EQ16_END -16, \e1, \t1
+.ifc \masks, keep
+	movdqa	\e0, \all
 .endif
 	pand	\e1, \all
 .endm
