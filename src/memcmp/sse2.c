@@ -2,8 +2,8 @@
 /*
  * memcmp, SSE2 (x86-64 baseline): 16-byte vectors, pcmpeqb + pmovmskb.
  *
- * The entry, up to 256 bytes, is assembly (sse2_entry.S, which says why
- * and gives its ladder); it jumps here above 256 bytes
+ * The entry, up to 16 KiB, is assembly (sse2_entry.S, which says why
+ * and gives its ladder); it jumps here above 16 KiB
  * (ml_memcmp_sse2_above256) and where a vector of 1..16 bytes would cross
  * a page end (ml_memcmp_sse2_page_end).  Sanitizer builds, which must not
  * read around the buffers, compile the in-bounds C entry at the end of
@@ -15,7 +15,7 @@
  *    65..128   the rest of the first 64 bytes, then the two (65..96) or
  *              four (97..128) vectors ending at n
  *   129..      the rest of the first 64 bytes, then
- * above 128 (256 from the assembly entry) both go on in the loop: four
+ * above 128 (16 KiB from the assembly entry) both go on in the loop: four
  * aligned vectors per iteration, then the last two ending at n with, if
  * more than 32 bytes remain, two aligned ones before them.
  * A group of vectors is tested for equality first: pcmpeqb results ANDed,
@@ -122,7 +122,7 @@ memcmp_prefetching(const unsigned char *p, const unsigned char *q, size_t n, siz
     return differ_at4(p, q, n - 64, &at) ? ml_diff_at(p, q, at) : 0;
 }
 
-/* n > 128, the bytes before `equal` (64 or 128, below n - 64) found equal. */
+/* n > 128, the bytes before `equal` (32 or 64, below n - 64) found equal. */
 static inline int memcmp_from(const unsigned char *p, const unsigned char *q, size_t n,
                               size_t equal)
 {
@@ -166,11 +166,11 @@ static inline int memcmp_from(const unsigned char *p, const unsigned char *q, si
 }
 
 #if ML_READ_AROUND
-/* n > 256, the first 128 bytes equal (sse2_entry.S). */
+/* n > 16 KiB, the first 32 bytes equal (sse2_entry.S). */
 ML_ASM_PART __attribute__((aligned(64))) int
 ml_memcmp_sse2_above256(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    return memcmp_from(p, q, n, 128);
+    return memcmp_from(p, q, n, 32);
 }
 #else
 /* Whether all bytes of three equality vectors are equal. */

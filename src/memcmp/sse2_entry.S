@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * memcmp, SSE2: the entry, 0..256 bytes; above, sse2.c's loop
+ * memcmp, SSE2: the whole function to 16 KiB; above, sse2.c's loop
  * (ml_memcmp_sse2_above256).
  *
  * Assembly because C cannot pin where the blocks go, and here the layout
@@ -17,12 +17,12 @@
  *    17..32    the vector ending at n
  *    33..      the second vector, then
  *    33..64    the two ending at n
- *    65..      the two after the first 32 bytes, then the two (65..96)
+ *    65..128   the two after the first 32 bytes, then the two (65..96)
  *              or four (97..128) ending at n
- *   129..256   the next 64 bytes (and from 193 B the 64 after them)
- *              under one test, then the two or four ending at n, as
- *              many as the bytes left need: on Zen 3 each vector more
- *              than glibc's costs here
+ *   129..16K   64 bytes a test from p + 32, p aligned down to 16 (glibc's
+ *              loop, so that the sizes where a step more begins agree
+ *              with its), then the two or four ending at n, as many as
+ *              the bytes left need
  * A group's pcmpeqb masks are ANDed and tested once; only a group that
  * differs builds the mask of its differing bytes, out of the line.
  * tzcnt runs as bsf on CPUs without BMI1: every input here is nonzero,
@@ -47,6 +47,46 @@
 	shl	$48, \tmp
 	or	\tmp, \dst
 	not	\dst
+.endm
+
+/* n > 128, the first 32 bytes equal: 64 bytes a test from the 16-byte
+ * boundary at or below p + 32 while it lies below p + n - 64, rdi and
+ * rsi walked along (pcmpeqb takes the aligned p as its memory operand;
+ * glibc's loop).  The masks are ANDed running, in place: xmm0, xmm0&1,
+ * xmm2, xmm0&1&2&3, whose first zero bit is the group's first
+ * difference as well.  A group that differs jumps to \differ, rdi and
+ * rsi at it.  At the end rdi + rdx = p + n, 1..64 bytes left: up to 32
+ * jump to \last2, more run on. */
+.macro LOOP64 differ, last2
+	lea	-64(%rdi,%rdx), %rdx	/* the loop's end: p + n - 64 */
+	sub	%rdi, %rsi		/* q - p */
+	add	$32, %rdi
+	and	$-16, %rdi
+	add	%rdi, %rsi
+	.p2align 4
+.Lloop64_\@:
+	movdqu	(%rsi), %xmm0
+	pcmpeqb	(%rdi), %xmm0
+	movdqu	16(%rsi), %xmm1
+	pcmpeqb	16(%rdi), %xmm1
+	movdqu	32(%rsi), %xmm2
+	pcmpeqb	32(%rdi), %xmm2
+	movdqu	48(%rsi), %xmm3
+	pcmpeqb	48(%rdi), %xmm3
+	pand	%xmm0, %xmm1
+	pand	%xmm2, %xmm3
+	pand	%xmm1, %xmm3
+	pmovmskb %xmm3, %eax
+	sub	$0xffff, %eax
+	jnz	\differ
+	add	$64, %rdi
+	add	$64, %rsi
+	cmp	%rdx, %rdi
+	jb	.Lloop64_\@
+	sub	%rdi, %rdx
+	add	$64, %rdx
+	cmp	$32, %rdx
+	jbe	\last2
 .endm
 
 /* eax = 0 if the eq mask \v is all ones, else nonzero with its lowest
@@ -113,11 +153,15 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove64:
+	cmp	$128, %rdx
+	ja	.Labove128
 	EQ16	32, %xmm0, %xmm2
 	EQ16	48, %xmm1, %xmm3
-	movdqa	%xmm0, %xmm2
-	pand	%xmm1, %xmm2
-	TEST16	%xmm2, .Ldiff_pair32
+	pand	%xmm0, %xmm1		/* the running AND: locates as the mask */
+	pmovmskb %xmm1, %eax
+	inc	%ax			/* 0: equal; 2 bytes shorter than sub,
+					 * so that the ja below stays on the line */
+	jnz	.Ldiff_pair32
 	cmp	$96, %rdx
 	ja	.Labove96
 	/* 65..96: the two vectors ending at n (the bytes before n - 32 are
@@ -128,8 +172,6 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove96:
-	cmp	$128, %rdx
-	ja	.Labove128
 	/* 97..128: the four ending at n (the bytes before n - 64 are equal) */
 	LAST4
 	TEST16	%xmm4, .Ldiff_last4
@@ -137,28 +179,18 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove128:
-	EQ64	64
-	TEST16	%xmm4, .Ldiff_four64
-	cmp	$192, %rdx
-	ja	.Labove192
-	cmp	$160, %rdx
-	ja	.Llast4
+	/* Above 16 KiB, sse2.c's loop (the buffers outgrow L1 there) */
+	cmp	$16384, %rdx
+	ja	ml_memcmp_sse2_above256
+	/* 64 bytes a test from 32, then the two or four vectors ending
+	 * at n, as many as the bytes left need */
+	LOOP64	.Ldiff_loop, .Llast2
+	LAST4
+	TEST16	%xmm4, .Ldiff_last4
+	ret
 .Llast2:
 	LAST2	%xmm0, %xmm1, %xmm2, %xmm3
 	TEST16	%xmm2, .Ldiff_last2
-	ret
-
-	.p2align 6
-.Labove192:
-	cmp	$256, %rdx
-	ja	ml_memcmp_sse2_above256
-	EQ64	128
-	TEST16	%xmm4, .Ldiff_four128
-	cmp	$224, %rdx
-	jbe	.Llast2
-.Llast4:
-	LAST4
-	TEST16	%xmm4, .Ldiff_last4
 	ret
 
 	/* The differing exits, out of the lines above. */
@@ -194,7 +226,7 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 	RETURN_DIFF -32
 
 	.p2align 4
-.Ldiff_pair32:				/* xmm0, xmm1: eq at 32, 48 */
+.Ldiff_pair32:				/* xmm0, xmm0 & xmm1: eq at 32, 48 */
 	pmovmskb %xmm0, %ecx
 	pmovmskb %xmm1, %eax
 	shl	$16, %eax
@@ -211,16 +243,10 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 	RETURN_DIFF -64
 
 	.p2align 4
-.Ldiff_four64:				/* xmm0-3: eq at 64 .. 112 */
+.Ldiff_loop:				/* xmm0-3: eq at rdi .. rdi + 48, ANDed running */
 	NE64	%xmm0, %xmm1, %xmm2, %xmm3, %rcx, %rax
 	tzcnt	%rcx, %rcx
-	RETURN_DIFF 64
-
-	.p2align 4
-.Ldiff_four128:				/* xmm0-3: eq at 128 .. 176 */
-	NE64	%xmm0, %xmm1, %xmm2, %xmm3, %rcx, %rax
-	tzcnt	%rcx, %rcx
-	RETURN_DIFF 128
+	RETURN_DIFF
 
 	.size	memlane_memcmp_sse2, .-memlane_memcmp_sse2
 
