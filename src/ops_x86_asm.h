@@ -97,19 +97,15 @@
 .endif
 .endm
 
-/* xmm0-3: the eq masks of the 64 bytes at p + \off and q + \off; xmm4
- * their AND; xmm5-7 clobbered.  masks=drop: the first mask is made in
- * xmm4 and only the AND is kept (AND_GROUP4). */
-.macro EQ64 off, masks=keep
-.ifc \masks, keep
-	EQ16	\off, %xmm0, %xmm4
-.else
+/* xmm4: the AND of the eq masks of the 64 bytes at p + \off and
+ * q + \off, the first made in xmm4 (AND_GROUP4's drop mode: for bcmp,
+ * which never locates the difference); xmm0-3, xmm5-7 clobbered. */
+.macro EQ64 off
 	EQ16	\off, %xmm4, %xmm0
-.endif
 	EQ16	\off+16, %xmm1, %xmm5
 	EQ16	\off+32, %xmm2, %xmm6
 	EQ16	\off+48, %xmm3, %xmm7
-	AND_GROUP4 \masks
+	AND_GROUP4 drop
 .endm
 
 /* \e0, \e1: the eq masks of the two vectors ending at n; \all their
@@ -128,7 +124,8 @@
 .endm
 
 /* xmm0-3: the eq masks of the four vectors ending at n; xmm4 their AND;
- * xmm5-7 clobbered.  masks=drop as for EQ64. */
+ * xmm5-7 clobbered.  masks=drop: the first mask is made in xmm4 and only
+ * the AND is kept (AND_GROUP4). */
 .macro LAST4 masks=keep
 .ifc \masks, keep
 	EQ16_END -64, %xmm0, %xmm4

@@ -108,7 +108,7 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove128:
-	EQ64	64, drop
+	EQ64	64
 	RETURN_IF_DIFFER %xmm4
 	cmp	$192, %rdx
 	ja	.Labove192
@@ -122,7 +122,7 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 .Labove192:
 	cmp	$256, %rdx
 	ja	ml_bcmp_sse2_above256
-	EQ64	128, drop
+	EQ64	128
 	RETURN_IF_DIFFER %xmm4
 	cmp	$224, %rdx
 	jbe	.Llast2
