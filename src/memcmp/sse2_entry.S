@@ -157,7 +157,8 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 	ja	.Labove128
 	EQ16	32, %xmm0, %xmm2
 	EQ16	48, %xmm1, %xmm3
-	pand	%xmm0, %xmm1		/* the running AND: locates as the mask */
+	pand	%xmm0, %xmm1		/* in place: with xmm0 it still
+					 * locates the first difference */
 	pmovmskb %xmm1, %eax
 	inc	%ax			/* 0: equal; 2 bytes shorter than sub,
 					 * so that the ja below stays on the line */
