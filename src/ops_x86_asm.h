@@ -138,6 +138,47 @@
 	AND_GROUP4 \masks
 .endm
 
+/* n > 128, the first 32 bytes equal: 64 bytes a test from the 16-byte
+ * boundary at or below p + 32 while it lies below p + n - 64, rdi and
+ * rsi walked along (pcmpeqb takes the aligned p as its memory operand;
+ * glibc's loop, so that the sizes where a step more begins agree with
+ * its).  The masks are ANDed running, in place: xmm0, xmm0&1, xmm2,
+ * xmm0&1&2&3, whose first zero bit is the group's first difference as
+ * well.  A group that differs jumps to \differ, rdi and rsi at it, eax
+ * nonzero.  At the end rdi + rdx = p + n, 1..64 bytes left: up to 32
+ * jump to \last2, more run on. */
+.macro LOOP64 differ, last2
+	lea	-64(%rdi,%rdx), %rdx	/* the loop's end: p + n - 64 */
+	sub	%rdi, %rsi		/* q - p */
+	add	$32, %rdi
+	and	$-16, %rdi
+	add	%rdi, %rsi
+	.p2align 4
+.Lloop64_\@:
+	movdqu	(%rsi), %xmm0
+	pcmpeqb	(%rdi), %xmm0
+	movdqu	16(%rsi), %xmm1
+	pcmpeqb	16(%rdi), %xmm1
+	movdqu	32(%rsi), %xmm2
+	pcmpeqb	32(%rdi), %xmm2
+	movdqu	48(%rsi), %xmm3
+	pcmpeqb	48(%rdi), %xmm3
+	pand	%xmm0, %xmm1
+	pand	%xmm2, %xmm3
+	pand	%xmm1, %xmm3
+	pmovmskb %xmm3, %eax
+	sub	$0xffff, %eax
+	jnz	\differ
+	add	$64, %rdi
+	add	$64, %rsi
+	cmp	%rdx, %rdi
+	jb	.Lloop64_\@
+	sub	%rdi, %rdx
+	add	$64, %rdx
+	cmp	$32, %rdx
+	jbe	\last2
+.endm
+
 /* ---- 32-byte vectors (avx2) ---- */
 
 /* ymm \v: the vpcmpeqb mask of the 32 bytes at p + \off and q + \off

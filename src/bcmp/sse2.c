@@ -3,8 +3,8 @@
  * bcmp, SSE2: the memcmp ladder without locating the difference:
  * pcmpeqb results ANDed and one pmovmskb test per group.
  *
- * The entry, up to 256 bytes, is assembly (sse2_entry.S, which says why
- * and gives its ladder); it jumps here above 256 bytes
+ * The entry, up to 16 KiB, is assembly (sse2_entry.S, which says why
+ * and gives its ladder); it jumps here above 16 KiB
  * (ml_bcmp_sse2_above256) and where a vector of 1..16 bytes would cross
  * a page end (ml_bcmp_sse2_page_end).  Sanitizer builds, which must not
  * read around the buffers, compile the in-bounds C entry at the end of
@@ -16,7 +16,7 @@
  *    65..128   the rest of the first 64 bytes, then the two (65..96) or
  *              four (97..128) vectors ending at n
  *   129..      the rest of the first 64 bytes, then
- * above 128 (256 from the assembly entry) both go on in the loop: four
+ * above 128 (16 KiB from the assembly entry) both go on in the loop: four
  * aligned vectors per iteration, then the last two or four ending at n.
  */
 #include "internal.h"
@@ -65,7 +65,7 @@ bcmp_prefetching(const unsigned char *p, const unsigned char *q, size_t n, size_
     return differ(ml_eq16x4(p + n - 64, q + n - 64));
 }
 
-/* n > 128, the bytes before `equal` (64 or 128, below n - 64) found equal:
+/* n > 128, the bytes before `equal` (32 or 64, below n - 64) found equal:
  * four aligned vectors per iteration, then the last two or four ending at
  * n. */
 static inline int bcmp_from(const unsigned char *p, const unsigned char *q, size_t n,
@@ -94,11 +94,11 @@ static inline int bcmp_from(const unsigned char *p, const unsigned char *q, size
 }
 
 #if ML_READ_AROUND
-/* n > 256, the first 128 bytes equal (sse2_entry.S). */
+/* n > 16 KiB, the first 32 bytes equal (sse2_entry.S). */
 ML_ASM_PART __attribute__((aligned(64))) int
 ml_bcmp_sse2_above256(const unsigned char *p, const unsigned char *q, size_t n)
 {
-    return bcmp_from(p, q, n, 128);
+    return bcmp_from(p, q, n, 32);
 }
 #else
 /* The entry of sanitizer builds, every load inside the buffers. */

@@ -1,27 +1,29 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * bcmp, SSE2: the entry, 0..256 bytes; above, sse2.c's loop
- * (ml_bcmp_sse2_above256).  memcmp's entry (src/memcmp/sse2_entry.S)
- * with bcmp's result.
+ * bcmp, SSE2: the whole function to 16 KiB; above, sse2.c's loop
+ * (ml_bcmp_sse2_above256).  memcmp's entry (src/memcmp/sse2_entry.S),
+ * test for test, with bcmp's result.
  *
  * Assembly for the reason memcmp's entry is: on Zen 3 each branch on the
  * way costs, and gcc's layout of the C ladder had more of them than
  * glibc's code (docs/memcmp.md, "bcmp sse2 on Zen 3").  The result is any
  * nonzero value where the bytes differ, so the last test of each class
- * returns the mask of equal bytes minus 0xffff (0 if all equal) as it is,
- * and the groups memcmp tests apart to locate a difference are tested
- * together where no early exit is lost:
+ * returns the mask of equal bytes minus 0xffff (0 if all equal) as it
+ * is.  Each group is tested where memcmp tests it: bytes 16..31 tested
+ * with the next group instead ran slower from 97 B on (docs/memcmp.md,
+ * "bcmp sse2: memcmp's tests").
  *
  *     0..16    one whole vector when both stay on their page, the bits
  *              from n on shifted out; else ml_bcmp_sse2_page_end (C)
  *    17..      the head vector alone, then
  *    17..32    the vector ending at n
- *    33..64    the second vector and the two ending at n
- *    65..      the first 64 bytes, then the two (65..96) or four
- *              (97..128) ending at n
- *   129..256   the next 64 bytes (and from 193 B the 64 after them),
- *              then the two or four ending at n, as many as the bytes
- *              left need
+ *    33..      the second vector alone, then
+ *    33..64    the two ending at n
+ *    65..128   the two after the first 32 bytes, then the two (65..96)
+ *              or four (97..128) ending at n
+ *   129..16K   64 bytes a test from p + 32, p aligned down to 16
+ *              (glibc's loop, LOOP64), then the two or four ending at n,
+ *              as many as the bytes left need
  * Sanitizer builds compile the strictly in-bounds C entry instead.
  */
 #include "ops_x86_asm.h"
@@ -68,8 +70,8 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove16:
-	/* The head alone, as memcmp: inputs that differ early leave after
-	 * reading little */
+	/* The head alone: inputs that differ early leave after reading
+	 * little */
 	EQ16	0, %xmm0, %xmm1
 	RETURN_IF_DIFFER %xmm0
 	cmp	$32, %rdx
@@ -79,20 +81,24 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove32:
-	EQ16	16, %xmm1, %xmm2
+	EQ16	16, %xmm0, %xmm1
+	RETURN_IF_DIFFER %xmm0
 	cmp	$64, %rdx
 	ja	.Labove64
-	LAST2	%xmm2, %xmm3, %xmm4, %xmm5, drop	/* 33..64 */
-	pand	%xmm1, %xmm4
-	RETURN_MASK %xmm4
+	LAST2	%xmm0, %xmm1, %xmm2, %xmm3, drop	/* 33..64 */
+	RETURN_MASK %xmm2
 
 	.p2align 6
 .Labove64:
-	EQ16	32, %xmm2, %xmm4
-	EQ16	48, %xmm3, %xmm5
-	pand	%xmm2, %xmm1		/* bytes 16..63 (the head is tested) */
-	pand	%xmm3, %xmm1
-	RETURN_IF_DIFFER %xmm1
+	cmp	$128, %rdx
+	ja	.Labove128
+	EQ16	32, %xmm0, %xmm2
+	EQ16	48, %xmm1, %xmm3
+	pand	%xmm0, %xmm1
+	pmovmskb %xmm1, %eax
+	inc	%ax			/* 0: equal; as memcmp's, so that the
+					 * ja below stays on the line */
+	jnz	.Lreturn
 	cmp	$96, %rdx
 	ja	.Labove96
 	LAST2	%xmm0, %xmm1, %xmm2, %xmm3, drop	/* 65..96 */
@@ -100,35 +106,20 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove96:
-	cmp	$128, %rdx
-	ja	.Labove128
-	/* 97..128 */
-	LAST4	drop
+	LAST4	drop			/* 97..128 */
 	RETURN_MASK %xmm4
 
 	.p2align 6
 .Labove128:
-	EQ64	64
-	RETURN_IF_DIFFER %xmm4
-	cmp	$192, %rdx
-	ja	.Labove192
-	cmp	$160, %rdx
-	ja	.Llast4
+	/* Above 16 KiB, sse2.c's loop (the buffers outgrow L1 there) */
+	cmp	$16384, %rdx
+	ja	ml_bcmp_sse2_above256
+	LOOP64	.Lreturn, .Llast2
+	LAST4	drop
+	RETURN_MASK %xmm4
 .Llast2:
 	LAST2	%xmm0, %xmm1, %xmm2, %xmm3, drop
 	RETURN_MASK %xmm2
-
-	.p2align 6
-.Labove192:
-	cmp	$256, %rdx
-	ja	ml_bcmp_sse2_above256
-	EQ64	128
-	RETURN_IF_DIFFER %xmm4
-	cmp	$224, %rdx
-	jbe	.Llast2
-.Llast4:
-	LAST4	drop
-	RETURN_MASK %xmm4
 
 	.p2align 4
 .Lreturn:				/* eax: nonzero */
