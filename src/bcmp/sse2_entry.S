@@ -83,6 +83,8 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 .Labove32:
 	EQ16	16, %xmm0, %xmm1
 	RETURN_IF_DIFFER %xmm0
+	cmp	$128, %rdx		/* to the loop's line, as memcmp */
+	ja	.Labove128
 	cmp	$64, %rdx
 	ja	.Labove64
 	LAST2	%xmm0, %xmm1, %xmm2, %xmm3, drop	/* 33..64 */
@@ -90,14 +92,11 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove64:
-	cmp	$128, %rdx
-	ja	.Labove128
 	EQ16	32, %xmm0, %xmm2
 	EQ16	48, %xmm1, %xmm3
 	pand	%xmm0, %xmm1
 	pmovmskb %xmm1, %eax
-	inc	%ax			/* 0: equal; as memcmp's, so that the
-					 * ja below stays on the line */
+	inc	%ax			/* 0: equal (as memcmp's) */
 	jnz	.Lreturn
 	cmp	$96, %rdx
 	ja	.Labove96

@@ -8,7 +8,10 @@
  * a fixed size (docs/memcmp.md, "sse2 on Zen 3"), and gcc's layout of the
  * C ladder sent 1..16 B through two of them.  0..16 B fall through from
  * the entry, 17..32 B from the line the entry's one taken branch leads
- * to; each class after returns from a line of its own.
+ * to; each class after returns from a line of its own.  The line of 33 B
+ * and up tests 128 before 64, so that 129 B and up reach the loop by one
+ * taken branch from it (by way of the 65 B line, one more, they ran
+ * slower: docs/memcmp.md).
  *
  *     0..16    one whole vector when both stay on their page, a
  *              difference from n on not counted; else
@@ -105,6 +108,8 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 .Labove32:
 	EQ16	16, %xmm0, %xmm1
 	TEST16	%xmm0, .Ldiff_at16
+	cmp	$128, %rdx		/* to the loop's line */
+	ja	.Labove128
 	cmp	$64, %rdx
 	ja	.Labove64
 	LAST2	%xmm0, %xmm1, %xmm2, %xmm3	/* 33..64 */
@@ -113,15 +118,12 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 
 	.p2align 6
 .Labove64:
-	cmp	$128, %rdx
-	ja	.Labove128
 	EQ16	32, %xmm0, %xmm2
 	EQ16	48, %xmm1, %xmm3
 	pand	%xmm0, %xmm1		/* in place: with xmm0 it still
 					 * locates the first difference */
 	pmovmskb %xmm1, %eax
-	inc	%ax			/* 0: equal; 2 bytes shorter than sub,
-					 * so that the ja below stays on the line */
+	inc	%ax			/* 0: equal (3 bytes; sub takes 5) */
 	jnz	.Ldiff_pair32
 	cmp	$96, %rdx
 	ja	.Labove96
