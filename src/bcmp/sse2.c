@@ -5,7 +5,7 @@
  *
  * The entry, up to 16 KiB, is assembly (sse2_entry.S, which says why
  * and gives its ladder); it jumps here above 16 KiB
- * (ml_bcmp_sse2_above256) and where a vector of 1..16 bytes would cross
+ * (ml_bcmp_sse2_above16k) and where a vector of 1..16 bytes would cross
  * a page end (ml_bcmp_sse2_page_end).  Sanitizer builds, which must not
  * read around the buffers, compile the in-bounds C entry at the end of
  * this file instead:
@@ -29,7 +29,7 @@ static inline int differ(__m128i e) { return _mm_movemask_epi8(e) != 0xffff; }
 /* The C parts of the assembly entry (sse2_entry.S), which jumps to them. */
 ML_ASM_PART int ml_bcmp_sse2_page_end(const unsigned char *p, const unsigned char *q,
                                       size_t n);
-ML_ASM_PART int ml_bcmp_sse2_above256(const unsigned char *p, const unsigned char *q,
+ML_ASM_PART int ml_bcmp_sse2_above16k(const unsigned char *p, const unsigned char *q,
                                       size_t n);
 
 /* 1 <= n <= 16 where a vector from p or q would cross a page end (see
@@ -96,7 +96,7 @@ static inline int bcmp_from(const unsigned char *p, const unsigned char *q, size
 #if ML_READ_AROUND
 /* n > 16 KiB, the first 32 bytes equal (sse2_entry.S). */
 ML_ASM_PART __attribute__((aligned(64))) int
-ml_bcmp_sse2_above256(const unsigned char *p, const unsigned char *q, size_t n)
+ml_bcmp_sse2_above16k(const unsigned char *p, const unsigned char *q, size_t n)
 {
     return bcmp_from(p, q, n, 32);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bcmp, SSE2: the whole function to 16 KiB; above, sse2.c's loop
- * (ml_bcmp_sse2_above256).  memcmp's entry (src/memcmp/sse2_entry.S),
+ * (ml_bcmp_sse2_above16k).  memcmp's entry (src/memcmp/sse2_entry.S),
  * test for test, with bcmp's result.
  *
  * Assembly for the reason memcmp's entry is: on Zen 3 each branch on the
@@ -112,7 +112,7 @@ memlane_bcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 .Labove128:
 	/* Above 16 KiB, sse2.c's loop (the buffers outgrow L1 there) */
 	cmp	$16384, %rdx
-	ja	ml_bcmp_sse2_above256
+	ja	ml_bcmp_sse2_above16k
 	LOOP64	.Lreturn, .Llast2
 	LAST4	drop
 	RETURN_MASK %xmm4

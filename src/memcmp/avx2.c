@@ -19,7 +19,7 @@
  * of line (diff_in128), so the equal path needs no stack frame.
  *
  * The entry, with the 128-byte loop to 16 KiB, is assembly (avx2_entry.S,
- * which says why); it jumps here above 16 KiB (ml_memcmp_avx2_above256)
+ * which says why); it jumps here above 16 KiB (ml_memcmp_avx2_above16k)
  * and where a vector would cross a page end (ml_memcmp_avx2_page_end).
  * Sanitizer builds, which must not read around the buffers, compile the
  * in-bounds C entry at the end of this file instead: the same loads to
@@ -46,7 +46,7 @@ static __attribute__((noinline, cold)) int diff_in128(const unsigned char *p,
 /* The C parts of the assembly entry (avx2_entry.S), which jumps to them. */
 ML_ASM_PART int ml_memcmp_avx2_page_end(const unsigned char *p, const unsigned char *q,
                                         size_t n);
-ML_ASM_PART int ml_memcmp_avx2_above256(const unsigned char *p, const unsigned char *q,
+ML_ASM_PART int ml_memcmp_avx2_above16k(const unsigned char *p, const unsigned char *q,
                                         size_t n);
 
 /* 1 <= n <= 31 where a vector from p or q would cross a page end: the 32
@@ -165,7 +165,7 @@ static inline int memcmp_from128(const unsigned char *p, const unsigned char *q,
 #if ML_READ_AROUND
 /* n > 16 KiB, the first 128 bytes equal (avx2_entry.S). */
 ML_ASM_PART __attribute__((aligned(64))) int
-ml_memcmp_avx2_above256(const unsigned char *p, const unsigned char *q, size_t n)
+ml_memcmp_avx2_above16k(const unsigned char *p, const unsigned char *q, size_t n)
 {
     return memcmp_from128(p, q, n);
 }

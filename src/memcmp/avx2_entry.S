@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memcmp, AVX2: the whole function to 16 KiB; above, avx2.c's loops
- * (ml_memcmp_avx2_above256).
+ * (ml_memcmp_avx2_above16k).
  *
  * Assembly because C cannot pin where the blocks go, and here the
  * layout decides the speed: gcc and clang laid the same C ladder out
@@ -163,7 +163,7 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 .Labove256:
 	/* Above 16 KiB, avx2.c's loop (the buffers outgrow L1 there) */
 	cmp	$16384, %rdx
-	ja	ml_memcmp_avx2_above256
+	ja	ml_memcmp_avx2_above16k
 	/* 128 bytes a test, then the two or four vectors ending at n */
 	LOOP128_32 .Ldiff_loop, .Lupto128
 	LAST4_RETURN

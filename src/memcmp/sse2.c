@@ -4,7 +4,7 @@
  *
  * The entry, up to 16 KiB, is assembly (sse2_entry.S, which says why
  * and gives its ladder); it jumps here above 16 KiB
- * (ml_memcmp_sse2_above256) and where a vector of 1..16 bytes would cross
+ * (ml_memcmp_sse2_above16k) and where a vector of 1..16 bytes would cross
  * a page end (ml_memcmp_sse2_page_end).  Sanitizer builds, which must not
  * read around the buffers, compile the in-bounds C entry at the end of
  * this file instead:
@@ -88,7 +88,7 @@ static __attribute__((noinline, cold)) int loop_differs(const unsigned char *p,
 /* The C parts of the assembly entry (sse2_entry.S), which jumps to them. */
 ML_ASM_PART int ml_memcmp_sse2_page_end(const unsigned char *p, const unsigned char *q,
                                         size_t n);
-ML_ASM_PART int ml_memcmp_sse2_above256(const unsigned char *p, const unsigned char *q,
+ML_ASM_PART int ml_memcmp_sse2_above16k(const unsigned char *p, const unsigned char *q,
                                         size_t n);
 
 /* 1 <= n <= 16 where a vector from p or q would cross a page end (see
@@ -168,7 +168,7 @@ static inline int memcmp_from(const unsigned char *p, const unsigned char *q, si
 #if ML_READ_AROUND
 /* n > 16 KiB, the first 32 bytes equal (sse2_entry.S). */
 ML_ASM_PART __attribute__((aligned(64))) int
-ml_memcmp_sse2_above256(const unsigned char *p, const unsigned char *q, size_t n)
+ml_memcmp_sse2_above16k(const unsigned char *p, const unsigned char *q, size_t n)
 {
     return memcmp_from(p, q, n, 32);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memcmp, SSE2: the whole function to 16 KiB; above, sse2.c's loop
- * (ml_memcmp_sse2_above256).
+ * (ml_memcmp_sse2_above16k).
  *
  * Assembly because C cannot pin where the blocks go, and here the layout
  * decides the speed: on Zen 3 each taken branch on the way costs even at
@@ -144,7 +144,7 @@ memlane_memcmp_sse2:			/* p = rdi, q = rsi, n = rdx */
 .Labove128:
 	/* Above 16 KiB, sse2.c's loop (the buffers outgrow L1 there) */
 	cmp	$16384, %rdx
-	ja	ml_memcmp_sse2_above256
+	ja	ml_memcmp_sse2_above16k
 	/* 64 bytes a test from 32, then the two or four vectors ending
 	 * at n, as many as the bytes left need */
 	LOOP64	.Ldiff_loop, .Llast2
