@@ -125,29 +125,6 @@ static void mismatch(const struct impl *im, int layout)
     case_end();
 }
 
-/* Sizes past the points where the code hands over to a loop (the entries
- * at 128 and 256 B, C above 16 KiB): a difference at every position of
- * the first 128 and the last 64 bytes, where a loop that starts too late
- * or stops too early would miss it. */
-static void long_ends(const struct impl *im)
-{
-    static const size_t sizes[] = {257, 300, 1025, 4097, 16385, 32773};
-    case_begin("mismatch/long-ends", im);
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0] && !case_failed(); k++) {
-        size_t n = sizes[k];
-        unsigned char *a = at_end(&g_a, n), *b = at_end(&g_b, n);
-        setup_pair(a, b, n);
-        for (size_t pos = 0; pos < n; pos = pos == 127 ? n - 64 : pos + 1) {
-            unsigned char keep = b[pos];
-            b[pos] = (unsigned char)(a[pos] ^ (1u << (rnd() % 8)));
-            check(im, a, b, n, (long)pos, "one diff near an end");
-            check(im, b, a, n, (long)pos, "one diff near an end, swapped");
-            b[pos] = keep;
-        }
-    }
-    case_end();
-}
-
 /* Every alignment 0..63 of one pointer against a spread of the other. */
 static void alignment(const struct impl *im)
 {
@@ -231,6 +208,5 @@ void suite_cmp(const struct impl *im)
     lengths(im);
     mismatch(im, 0);
     mismatch(im, 1);
-    long_ends(im);
     alignment(im);
 }
