@@ -94,13 +94,14 @@ static void lanes(const struct impl *im)
 
 /*
  * Lengths above 1 KiB, past the pairs that avx512 memcmp runs first up to
- * about 1 KiB, and lengths whose loop reads 32-byte vectors (avx512
+ * about 1 KiB, the first past the 16 KiB where the sse2 and avx2 entries
+ * hand over to C, and lengths whose loop reads 32-byte vectors (avx512
  * memcmp and bcmp from 32 KiB, src/ops_x86_cmp.h): every position of the
  * first 1100 bytes, of 320 bytes in the middle and of the last 320, at
  * three pointer offsets, with the byte pair whose signed and unsigned
  * orders disagree.
  */
-static const size_t big_lengths[] = {2048, 4099, 32768, 33799};
+static const size_t big_lengths[] = {2048, 4099, 16385, 32768, 33799};
 static const size_t big_shifts[][2] = {{0, 0}, {5, 17}, {63, 33}};
 #define BIG_MAP (40 * 1024)
 
