@@ -97,17 +97,6 @@
 .endif
 .endm
 
-/* xmm4: the AND of the eq masks of the 64 bytes at p + \off and
- * q + \off, the first made in xmm4 (AND_GROUP4's drop mode: for bcmp,
- * which never locates the difference); xmm0-3, xmm5-7 clobbered. */
-.macro EQ64 off
-	EQ16	\off, %xmm4, %xmm0
-	EQ16	\off+16, %xmm1, %xmm5
-	EQ16	\off+32, %xmm2, %xmm6
-	EQ16	\off+48, %xmm3, %xmm7
-	AND_GROUP4 drop
-.endm
-
 /* \e0, \e1: the eq masks of the two vectors ending at n; \all their
  * AND; \t1 clobbered.  masks=drop: only \all is kept, \e0 clobbered. */
 .macro LAST2 e0, e1, all, t1, masks=keep
