@@ -77,6 +77,10 @@ ML_HIDDEN int ml_level_from_name(const char *name);
  * does not select such a variant. */
 ML_HIDDEN int ml_variant_reads_around(const char *function, enum ml_level level);
 
+/* Whether the dispatcher may select a variant on this CPU (its level
+ * aside): some are for certain CPUs only (dispatch.c says which). */
+ML_HIDDEN int ml_variant_fits_cpu(const struct ml_variant *variant);
+
 /* Highest level the CPU and OS support (MEMLANE_ARCH not applied). */
 ML_HIDDEN enum ml_level ml_cpu_level(void);
 /* Whether a variant of this level can run here. */

@@ -44,6 +44,10 @@
 #define ML_ASM_HIDDEN(sym) .hidden sym
 #endif
 
+/* An entry point of one variant's assembly that another variant jumps
+ * to: hidden also in ab's build, as ML_ASM_PART in C (internal.h). */
+#define ML_ASM_PART_SYM(sym) .hidden sym
+
 #if ML_ASM_ENTRIES
 
 /* Jump to \target unless \bytes bytes from p and from q each stay on

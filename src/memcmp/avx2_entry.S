@@ -113,7 +113,11 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	jbe	.Lupto128
 	/* The next two vectors under one test, then up to 256 bytes the
 	 * four ending at n (the bytes before them are equal): no branch on
-	 * n, as glibc's code */
+	 * n, as glibc's code.  The AVX-512 variant joins here above 128 B
+	 * where 512-bit compares are slow (its first 64 bytes equal). */
+	.globl	ml_memcmp_avx2_from129
+	ML_ASM_PART_SYM(ml_memcmp_avx2_from129)
+ml_memcmp_avx2_from129:
 	EQ32	64, %ymm1
 	EQ32	96, %ymm2
 	vpand	%ymm1, %ymm2, %ymm3

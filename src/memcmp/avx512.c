@@ -28,6 +28,12 @@
 #include "ops_x86_cmp.h"
 #include "tunables.h"
 
+#if ML_READ_AROUND
+/* The AVX2 variant's assembly from its third vector on (avx2_entry.S):
+ * 128 < n, the first 64 bytes equal. */
+ML_ASM_PART int ml_memcmp_avx2_from129(const void *a, const void *b, size_t n);
+#endif
+
 /*
  * The first difference in [o, o+256), which holds one, the bytes before o
  * being equal; the byte read back.  Out of line and cold, so that the
@@ -124,11 +130,10 @@ static int memcmp_long(const unsigned char *p, const unsigned char *q, size_t n)
     return memcmp_pair(p, q, n - 128);
 }
 
-/* Aligned to 2048 (the code is under 2 KiB with gcc and clang), so that
- * the hot path never straddles a 4 KiB page boundary, which was measured
- * to slow it (docs/memcmp.md); 64-byte alignment left that to the linker. */
-__attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const void *b,
-                                                         size_t n)
+/* Both entries below: to 128 B the same code; above, the 64-byte code
+ * above, or with ymm_above128 the AVX2 variant's. */
+static inline __attribute__((always_inline)) int
+memcmp_avx512(const void *a, const void *b, size_t n, int ymm_above128)
 {
     const unsigned char *p = a, *q = b;
     uint64_t m;
@@ -166,6 +171,12 @@ __attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const vo
             return 0;
         return ml_diff_at(p + n - 64, q + n - 64, ml_ctz64(m));
     }
+#if ML_READ_AROUND
+    if (ymm_above128)
+        return ml_memcmp_avx2_from129(p, q, n);
+#else
+    (void)ymm_above128;
+#endif
     /* From 129 B the second vector alone: lines read in order, so that a
      * difference in the second line reads no third. */
     m = ml_ne64(p + 64, q + 64);
@@ -174,4 +185,24 @@ __attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const vo
     if (n <= 256)
         return memcmp_pair(p, q, n - 128);
     return memcmp_long(p, q, n);
+}
+
+/* Aligned to 2048 (the code is under 2 KiB with gcc and clang), so that
+ * the hot path never straddles a 4 KiB page boundary, which was measured
+ * to slow it (docs/memcmp.md); 64-byte alignment left that to the linker. */
+__attribute__((aligned(2048))) int memlane_memcmp_avx512(const void *a, const void *b,
+                                                         size_t n)
+{
+    return memcmp_avx512(a, b, n, 0);
+}
+
+/* For CPUs that run a 512-bit operation as two 256-bit halves (AMD Zen 4,
+ * src/dispatch.c): above 128 B the 64-byte compares into mask registers
+ * were slower there than 32-byte vectors, so those sizes go to the AVX2
+ * variant's assembly (docs/memcmp.md).  Small: aligned to 256, so that it
+ * too stays on one page. */
+__attribute__((aligned(256))) int memlane_memcmp_avx512_ymm(const void *a, const void *b,
+                                                            size_t n)
+{
+    return memcmp_avx512(a, b, n, 1);
 }

@@ -248,7 +248,8 @@ static const char *expected_variant(const struct ml_function *f, enum ml_level c
 {
     const char *name = f->variants[0].name;
     for (unsigned v = 0; v < f->nvariants; v++)
-        if (f->variants[v].level <= cap && ml_level_supported(f->variants[v].level))
+        if (f->variants[v].level <= cap && ml_level_supported(f->variants[v].level) &&
+            ml_variant_fits_cpu(&f->variants[v]))
             name = f->variants[v].name;
     return name;
 }

@@ -219,7 +219,7 @@ t_replay() {
     grep -q '^workload: .*(2 files) (trace-synthetic, 2 processes, 5 threads): 79 calls' "$T/out" &&
         grep -Eq '^Memcmp/trace-synthetic +[0-9.]+[nµ] ± [0-9]+%' "$T/out" &&
         grep -q '^verdict for trace-synthetic' "$T/out" &&
-        grep -Eq '^  Memcmp/trace-synthetic \(100.0% of the calls\): no difference \(Mann-Whitney p >= 0.05\) between [a-z0-9-]+, [0-9.]+ ns a call, and( [a-z0-9-]+ \(p=[01]\.[0-9]{3}\),?)+$' "$T/out" &&
+        grep -Eq '^  Memcmp/trace-synthetic \(100.0% of the calls\): no difference \(Mann-Whitney p >= 0.05\) between [a-z0-9_-]+, [0-9.]+ ns a call, and( [a-z0-9_-]+ \(p=[01]\.[0-9]{3}\),?)+$' "$T/out" &&
         grep -q "^  weighted by the program's calls: .* (no difference: Mann-Whitney p >= 0.05 between them in every function)" "$T/out" &&
         grep -q '^  No setting tried helps' "$T/out" &&
         ! grep -q 'fastest\|x as fast\|x its time' "$T/out" ||
