@@ -160,7 +160,7 @@ AB_ENV    = AB_LIBMEMLANE=$(abspath $(BUILD)/libmemlane.so.$(SOVERSION)) \
             AB_FLAGS_sse2="$(FLAGS_sse2)" AB_FLAGS_avx2="$(FLAGS_avx2)" \
             AB_FLAGS_avx512="$(FLAGS_avx512)" AB_FLAGS_cmp512="$(FLAGS_cmp512)" \
             AB_FLAGS_cmpvec="$(ALIGN_JUMP_TARGETS_64)" \
-            AB_FLAGS_memset="$(FLAGS_fn_memset)"
+            AB_FLAGS_memset="$(FLAGS_fn_memset)" AB_FLAGS_zmm16="$(ML_NO_LOW_XMM)"
 .PHONY: ab memset-ab
 ab: $(BUILD)/libmemlane.so.$(SOVERSION)
 	$(AB_ENV) sh bench/ab/run.sh $(BUILD)/ab "$(AB_CC)" $(FUNC) $(AB_MODE) $(AB_DATA) $(AB_IMPLS)

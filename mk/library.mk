@@ -28,7 +28,7 @@ LEVELS    := generic $(if $(IS_X86_64),sse2 avx2 avx512)
 LIB_SRCS  := src/cpu.c src/dispatch.c src/env.c src/warn.c src/version.c \
              $(foreach f,$(FUNCTIONS),$(foreach l,$(LEVELS), \
                  $(wildcard src/$(f)/$(l).c src/$(f)/$(l)_entry.S))) \
-             src/tunables.c
+             $(if $(IS_X86_64),src/memset/avx512_zmm16.c) src/tunables.c
 LIB_OBJS  := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(basename $(LIB_SRCS))))
 
 # ---- the flags ----
@@ -73,6 +73,10 @@ ML_NO_LOW_XMM := $(foreach r,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15,-ffixed-xmm$(
 endif
 FLAGS_cmp512 := $(ML_NO_LOW_XMM) $(ALIGN_JUMP_TARGETS)
 $(BUILD)/obj/src/memcmp/avx512.o $(BUILD)/obj/src/bcmp/avx512.o: LIB_CFLAGS += $(FLAGS_cmp512)
+# memset's second AVX-512 build, for Zen 4 (src/memset/avx512_zmm16.c):
+# its level's flags, and (gcc) xmm0-15 reserved.
+FLAGS_avx512_zmm16 := $(FLAGS_avx512)
+$(BUILD)/obj/src/memset/avx512_zmm16.o: LIB_CFLAGS += $(ML_NO_LOW_XMM)
 
 # The timing-safe files' code generation, pinned (docs/constant-time.md).
 # Users build with their own CFLAGS (-march=native, -march=x86-64-v4,

@@ -183,13 +183,15 @@ int ml_variant_reads_around(const char *function, enum ml_level level)
            (reads_around[f - functions] >> level & 1);
 }
 
-/* memcmp's "avx512_ymm" (32-byte vectors above 128 B) is for CPUs that
- * run a 512-bit operation as two 256-bit halves: AMD family 0x19 (Zen 4;
- * Zen 3, the same family, has no AVX-512).  Listed after "avx512", it
- * wins there; elsewhere "avx512" does.  Measured: docs/memcmp.md. */
+/* Variants for CPUs that run a 512-bit operation as two 256-bit halves,
+ * AMD family 0x19 (Zen 4; Zen 3, the same family, has no AVX-512):
+ * memcmp's "avx512_ymm" (32-byte vectors above 128 B) and memset's
+ * "avx512_zmm16" (no vzeroupper).  Listed after "avx512", they win there;
+ * elsewhere "avx512" does.  Measured: docs/memcmp.md, docs/memset.md. */
 int ml_variant_fits_cpu(const struct ml_variant *variant)
 {
-    if (!ml_streq(variant->name, "avx512_ymm"))
+    if (!ml_streq(variant->name, "avx512_ymm") &&
+        !ml_streq(variant->name, "avx512_zmm16"))
         return 1;
     const struct ml_cpu *c = ml_cpu_all();
     return c->is_amd && c->family == 0x19;

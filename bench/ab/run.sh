@@ -18,6 +18,7 @@
 #   AB_FLAGS_cmp512  extra flags of src/{memcmp,bcmp}/avx512*.c
 #   AB_FLAGS_cmpvec  extra flags of src/{memcmp,bcmp}/{sse2,avx2}*.c
 #   AB_FLAGS_memset  extra flags of src/memset/*.c (code alignment)
+#   AB_FLAGS_zmm16   extra flags of src/memset/avx512_zmm16.c (xmm0-15 reserved)
 #   AB_PADS     placements (default "0 1 2 3")
 #   AB_RUN      how to run the harness (default "setarch -R taskset -c 1":
 #               no address randomisation, so a placement is one layout; "true"
@@ -76,6 +77,7 @@ for f in "$out"/src/timingsafe_bcmp/*.c "$out"/src/timingsafe_memcmp/*.c \
     memcmp/avx512*.c | bcmp/avx512*.c) isa="$isa ${AB_FLAGS_cmp512:-}" ;;
     memcmp/sse2*.c | memcmp/avx2*.c | bcmp/sse2*.c | bcmp/avx2*.c)
         isa="$isa ${AB_FLAGS_cmpvec:-}" ;;
+    memset/avx512_zmm16.c) isa="$isa ${AB_FLAGS_memset:-} ${AB_FLAGS_zmm16:-}" ;;
     memset/*.c) isa="$isa ${AB_FLAGS_memset:-}" ;;
     esac
     o="$out/$dir-$(basename "$f" .c).o"

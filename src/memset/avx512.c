@@ -36,6 +36,11 @@
 
 #define ML_PAGE 4096
 
+/* avx512_zmm16.c builds this file again under another entry name. */
+#ifndef ML_MEMSET_AVX512_ENTRY
+#define ML_MEMSET_AVX512_ENTRY memlane_memset_avx512
+#endif
+
 static __attribute__((noinline)) void *set_page_end(unsigned char *d, int c, size_t n)
 {
     mls_masked_lines_upto128(d, n, _mm512_set1_epi8((char)c));
@@ -51,7 +56,7 @@ static __attribute__((noinline)) void *set_above512(unsigned char *d, int c, siz
     return d;
 }
 
-__attribute__((aligned(64))) void *memlane_memset_avx512(void *dst, int c, size_t n)
+__attribute__((aligned(64))) void *ML_MEMSET_AVX512_ENTRY(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
 
