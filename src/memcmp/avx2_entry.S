@@ -113,8 +113,8 @@ memlane_memcmp_avx2:			/* p = rdi, q = rsi, n = rdx */
 	jbe	.Lupto128
 	/* The next two vectors under one test, then up to 256 bytes the
 	 * four ending at n (the bytes before them are equal): no branch on
-	 * n, as glibc's code.  The AVX-512 variant joins here above 128 B
-	 * where 512-bit compares are slow (its first 64 bytes equal). */
+	 * n, as glibc's code.  memcmp's avx512_ymm (avx512.c) joins here
+	 * above 128 B, its first 64 bytes found equal. */
 	.globl	ml_memcmp_avx2_from129
 	ML_ASM_PART_SYM(ml_memcmp_avx2_from129)
 ml_memcmp_avx2_from129:
